@@ -1,0 +1,1 @@
+"""The serial link to the dice table's microcontroller board, and the board's firmware."""

@@ -1,0 +1,1 @@
+"""The ``dicetable`` command line."""

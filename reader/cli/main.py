@@ -1,0 +1,97 @@
+"""``dicetable``: resolve tabletop checks with real or virtual dice."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+
+from reader.cli.actions import Action
+from reader.cli.sources import add_source_options, open_source, designate
+from reader.cli.systems import ACTIONS, EXTRA_COMMANDS
+from reader.sources.base import DiceSource
+from rules.errors import DicetableError
+from rules.protocol import Resolution, drive_async
+
+PROG = "dicetable"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command tree: ``dicetable ACTION SYSTEM [options]`` plus extra commands."""
+    parser = OneLineParser(prog=PROG, description=__doc__,
+                           epilog="Run 'dicetable ACTION --help' or 'dicetable ACTION SYSTEM --help' for details.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    commands.required = True
+    by_name: dict[str, list[Action]] = {}
+    for action in ACTIONS:
+        by_name.setdefault(action.name, []).append(action)
+    for name, actions in by_name.items():
+        systems = ", ".join(a.system for a in actions)
+        sub = commands.add_parser(name, help=f"{actions[0].help.split(':')[0]} ({systems})",
+                                  description=f"Resolve a {name} with the rules of a system: {systems}.")
+        per_system = sub.add_subparsers(dest="system", metavar="SYSTEM", parser_class=OneLineParser)
+        per_system.required = True
+        for action in actions:
+            leaf = per_system.add_parser(action.system, help=action.help, description=action.help)
+            action.configure(leaf)
+            add_source_options(leaf)
+            leaf.set_defaults(run=_resolver_runner(action))
+    for command in EXTRA_COMMANDS:
+        command(commands)
+    return parser
+
+
+def _resolver_runner(action: Action):
+    def run(args: argparse.Namespace) -> int:
+        resolution = action.build(args)
+        return run_resolution(resolution, args)
+    return run
+
+
+def run_resolution(resolution: Resolution, args: argparse.Namespace) -> int:
+    """Drive ``resolution`` against the source the options name and print its result."""
+    result = asyncio.run(_drive(resolution, args))
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.summary())
+    return 0
+
+
+async def _drive(resolution: Resolution, args: argparse.Namespace):
+    source: DiceSource = open_source(args)
+    try:
+        result = await drive_async(resolution, lambda request: source.throw(designate(request, args)))
+        source.finish()
+        await source.show_outcome(result)
+        return result
+    finally:
+        await source.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``dicetable`` console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except DicetableError as err:
+        sys.stderr.write(f"{PROG}: error: {err}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

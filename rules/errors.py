@@ -1,0 +1,27 @@
+"""Typed errors of the rules layer.
+
+Every user mistake becomes one of these inside the program; the command line turns
+them into a one-line message and exit code 2.
+"""
+
+
+class DicetableError(Exception):
+    """Base of every error a user can cause (bad input, unreadable die, missing device)."""
+
+
+class RulesError(DicetableError):
+    """A check was asked for with options the rules do not allow."""
+
+
+class NotationError(DicetableError):
+    """A dice expression or die code could not be parsed, or exceeds the limits."""
+
+
+class ThrowMismatch(DicetableError):
+    """A throw does not answer the request: wrong number of dice, impossible face, wrong roles."""
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise :class:`RulesError` with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise RulesError(message)

@@ -1,0 +1,82 @@
+"""The result every resolver returns, whatever the system."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rules.dice import Face
+
+
+class Outcome(str, Enum):
+    """The closed set of outcomes the command line reports."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    CRITICAL_SUCCESS = "critical_success"
+    CRITICAL_FAILURE = "critical_failure"
+
+    @property
+    def succeeded(self) -> bool:
+        """True for both kinds of success."""
+        return self in (Outcome.SUCCESS, Outcome.CRITICAL_SUCCESS)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A resolved check.
+
+    ``margin`` is ``total - difficulty`` (result points in OpenD6), always reported so that
+    graded results can be read off. ``faces`` lists every face in the order thrown, across
+    all stages of the check. ``complication`` is the OpenD6 complication flag and its
+    gravity (``None`` when there is none). ``detail`` holds system-specific facts (the
+    opponent's total, the degree, the multiplier used...) as plain JSON values; ``notes``
+    are short human sentences explaining rulings the resolver made. ``secret`` marks a
+    roll kept from the players' output (the 002 system's secret rolls).
+    """
+
+    system: str
+    total: int
+    difficulty: int | None
+    success: bool
+    outcome: Outcome
+    faces: tuple[Face, ...]
+    margin: int | None = None
+    complication: str | None = None
+    detail: dict[str, object] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    secret: bool = False
+
+    def summary(self) -> str:
+        """One human line: outcome, total against difficulty, margin and the faces."""
+        word = self.outcome.value.replace("_", " ")
+        against = f" vs {self.difficulty}" if self.difficulty is not None else ""
+        margin = f" (margin {self.margin:+d})" if self.margin is not None else ""
+        extra = f"; complication: {self.complication}" if self.complication else ""
+        return f"{word.upper()}: total {self.total}{against}{margin}; dice {describe_faces(self.faces)}{extra}"
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON object printed by ``dicetable ... --json``."""
+        return {
+            "system": self.system,
+            "total": self.total,
+            "difficulty": self.difficulty,
+            "margin": self.margin,
+            "success": self.success,
+            "outcome": self.outcome.value,
+            "complication": self.complication,
+            "faces": [f.to_json() for f in self.faces],
+            "detail": self.detail,
+            "notes": list(self.notes),
+            "secret": self.secret,
+        }
+
+
+def outcome_of(success: bool) -> Outcome:
+    """Plain success or failure."""
+    return Outcome.SUCCESS if success else Outcome.FAILURE
+
+
+def describe_faces(faces: tuple[Face, ...]) -> str:
+    """Faces as ``[wild 6, 6, 3] 4 2`` style text for human output."""
+    return " ".join(f"{f.role.value} {f.value}" if f.role else str(f.value) for f in faces)
