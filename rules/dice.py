@@ -12,6 +12,7 @@ a d10 face is 1..10 (the face printed ``0``, or ``00`` on a percentile die, read
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from enum import Enum
 
 from rules.errors import ThrowMismatch
@@ -81,8 +82,9 @@ class DiceRequest:
         return " + ".join(parts)
 
 
+@lru_cache(maxsize=1024)
 def requested(sides: int, count: int = 1, role: Role | None = None, colour: str | None = None) -> tuple[DieSpec, ...]:
-    """``count`` identical die specs: a convenience for building requests."""
+    """``count`` identical die specs (memoised: resolvers ask for the same dice again and again)."""
     return tuple(DieSpec(sides, role, colour) for _ in range(count))
 
 
@@ -167,6 +169,7 @@ def check_throw(request: DiceRequest, throw: Throw) -> Throw:
     if len(throw.faces) != request.count:
         raise ThrowMismatch(
             f"{request.purpose}: expected {request.count} dice ({request.describe()}), got {len(throw.faces)}")
+    changed = False
     faces: list[Face] = []
     for i, (spec, face) in enumerate(zip(request.dice, throw.faces)):
         if face.sides != spec.sides:
@@ -174,6 +177,8 @@ def check_throw(request: DiceRequest, throw: Throw) -> Throw:
         if spec.role is not None and spec.colour and face.colour and face.colour != spec.colour:
             raise ThrowMismatch(
                 f"{request.purpose}: the {spec.role.value} die should be {spec.colour}, got {face.colour}")
-        faces.append(face if face.role == spec.role else
-                     Face(face.value, face.sides, spec.role, face.colour, face.die_id, face.confidence))
-    return Throw(tuple(faces), throw.source, throw.evidence)
+        if face.role != spec.role:
+            face = Face(face.value, face.sides, spec.role, face.colour, face.die_id, face.confidence)
+            changed = True
+        faces.append(face)
+    return Throw(tuple(faces), throw.source, throw.evidence) if changed else throw

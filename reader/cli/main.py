@@ -59,23 +59,38 @@ def _resolver_runner(action: Action):
 
 
 def run_resolution(resolution: Resolution, args: argparse.Namespace) -> int:
-    """Drive ``resolution`` against the source the options name and print its result."""
-    result = asyncio.run(_drive(resolution, args))
+    """Show the exact odds, drive ``resolution`` against the chosen source (logging every throw), print the result."""
+    from reader.cli.odds_cmd import action_params, odds_before_throw
+
+    params = action_params(args)
+    odds = odds_before_throw(args, params)
+    if odds is not None and not args.json:
+        print(odds.summary(), flush=True)
+    result = asyncio.run(_drive(resolution, args, params))
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(result.to_json() | ({"odds": odds.to_json()} if odds is not None else {})))
     else:
         print(result.summary())
     return 0
 
 
-async def _drive(resolution: Resolution, args: argparse.Namespace):
+async def _drive(resolution: Resolution, args: argparse.Namespace, params: object = None):
+    from reader.log.record import Recorder
+
     source: DiceSource = open_source(args)
+    recorder = Recorder(args, params)
     try:
-        result = await drive_async(resolution, lambda request: source.throw(designate(request, args)))
+        async def answer(request):
+            request = designate(request, args)
+            return recorder.record(request, await source.throw(request))
+
+        result = await drive_async(resolution, answer)
         source.finish()
+        recorder.finish(result)
         await source.show_outcome(result)
         return result
     finally:
+        recorder.close()
         await source.close()
 
 

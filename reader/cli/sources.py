@@ -51,6 +51,10 @@ def add_source_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--led", action="store_true",
                        help="show the outcome on the dice or the board where they have LEDs")
     group.add_argument("--json", action="store_true", help="print one JSON object")
+    group.add_argument("--no-odds", action="store_true",
+                       help="do not show the exact odds before the throw (nor add them to --json)")
+    group.add_argument("--log", metavar="PATH",
+                       help="roll log to append every throw to (default: rolls.sqlite3 in the data folder)")
 
 
 def open_source(args: argparse.Namespace) -> DiceSource:

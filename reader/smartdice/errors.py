@@ -31,3 +31,9 @@ class DiceLinkError(SmartDiceError):
 
 class ThrowTimeout(SmartDiceError):
     """The dice asked for did not all come to rest after a roll within ``--timeout``."""
+
+
+def scan_failure(err: Exception) -> DiceLinkError:
+    """The error shown when bleak cannot scan at all (no adapter, no BlueZ, no permission)."""
+    return DiceLinkError(f"cannot scan for Bluetooth dice ({type(err).__name__}: {err}); is there a Bluetooth "
+                         "adapter, is bluetoothd running and may this user use it? (see the README's Linux notes)")

@@ -1,0 +1,211 @@
+"""Accuracy of the camera reader on labelled photographs.
+
+Usage: python bench/camera_accuracy.py LABELLED_DIR... [--csv]
+
+A labelled folder holds either images with a YOLO ``.txt`` beside each one (``CLASS CX CY W
+H`` per die, relative coordinates, CLASS = face value - 1, the box enclosing the top face's
+pip pattern), or a ``labels.csv`` with a ``file,shown`` header and one die per image. A
+reading matches a labelled die when its centre lies inside the label box grown by
+``GROW``; for one-die CSV images the reading nearest the image centre is the match.
+``--csv`` also prints one line per labelled die (file, label, read, status, reason) and
+per false detection (label 0).
+
+The loading, matching and tallying functions are meant to be reused for other die types.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from reader.camera.reading import DieReading, ReadStatus  # noqa: E402
+
+GROW = 1.5
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One die a person labelled: the value shown and, when known, its box (pixels)."""
+
+    value: int
+    box: tuple[float, float, float, float] | None
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    path: Path
+    dice: tuple[LabelledDie, ...]
+
+
+@dataclass
+class Tally:
+    """Counts over many images; ``confusion[(truth, read)]`` with read None = unreadable."""
+
+    dice: int = 0
+    correct: int = 0
+    wrong: int = 0
+    unreadable: int = 0
+    missed: int = 0
+    false_detections: int = 0
+    confusion: dict[tuple[int, int | None], int] = field(default_factory=dict)
+    wrong_cases: list[str] = field(default_factory=list)
+    rows: list[tuple[str, int, str, str, str]] = field(default_factory=list)
+
+    def add_false(self, image: Path, reading: DieReading) -> None:
+        """A reading that matches no labelled die."""
+        self.false_detections += 1
+        self.rows.append((image.name, 0, "" if reading.value is None else str(reading.value),
+                          f"false {reading.status.value} at ({reading.center[0]:.0f} {reading.center[1]:.0f})",
+                          reading.reason or ""))
+
+    def add(self, image: Path, truth: LabelledDie, reading: DieReading | None) -> None:
+        self.dice += 1
+        if reading is None:
+            self.missed += 1
+            self.rows.append((image.name, truth.value, "", "missed", ""))
+            return
+        read = reading.value if reading.status is ReadStatus.OK else None
+        self.confusion[(truth.value, read)] = self.confusion.get((truth.value, read), 0) + 1
+        if read is None:
+            self.unreadable += 1
+        elif read == truth.value:
+            self.correct += 1
+        else:
+            self.wrong += 1
+            self.wrong_cases.append(f"{image.name}: {truth.value} read as {read} at "
+                                    f"({reading.center[0]:.0f}, {reading.center[1]:.0f})")
+        self.rows.append((image.name, truth.value, "" if read is None else str(read),
+                          reading.status.value, reading.reason or ""))
+
+
+def load_folder(folder: Path) -> list[LabelledImage]:
+    """Every labelled image of a folder (CSV layout if ``labels.csv`` exists, else YOLO)."""
+    table = folder / "labels.csv"
+    if table.exists():
+        with table.open(newline="") as fh:
+            return [LabelledImage(folder / row["file"], (LabelledDie(int(row["shown"]), None),))
+                    for row in csv.DictReader(fh)]
+    out = []
+    for image in sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+        label = image.with_suffix(".txt")
+        if label.exists():
+            out.append(LabelledImage(image, tuple(_yolo_dice(label, image))))
+    return out
+
+
+def _yolo_dice(label: Path, image: Path) -> Iterable[LabelledDie]:
+    h, w = _image_size(image)
+    for line in label.read_text().split("\n"):
+        parts = line.split()
+        if len(parts) == 5:
+            cls, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
+            yield LabelledDie(cls + 1, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+
+
+def _image_size(image: Path) -> tuple[int, int]:
+    img = cv2.imread(str(image), cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    full = cv2.imread(str(image), cv2.IMREAD_UNCHANGED) if img is None else None
+    if full is not None:
+        return full.shape[:2]
+    head = cv2.imread(str(image))
+    return head.shape[:2]
+
+
+def match(dice: tuple[LabelledDie, ...], readings: list[DieReading],
+          shape: tuple[int, ...]) -> tuple[list[DieReading | None], list[DieReading]]:
+    """Pair each labelled die with a reading; returns the pairs and the unmatched readings."""
+    free = list(range(len(readings)))
+    pairs: list[DieReading | None] = []
+    for die in dice:
+        if die.box is None:
+            target = (shape[1] / 2, shape[0] / 2)
+            inside = free
+        else:
+            x0, y0, x1, y1 = die.box
+            target = ((x0 + x1) / 2, (y0 + y1) / 2)
+            gx, gy = (x1 - x0) * GROW / 2, (y1 - y0) * GROW / 2
+            inside = [i for i in free if abs(readings[i].center[0] - target[0]) <= gx
+                      and abs(readings[i].center[1] - target[1]) <= gy]
+        if not inside:
+            pairs.append(None)
+            continue
+        best = min(inside, key=lambda i: np.hypot(readings[i].center[0] - target[0], readings[i].center[1] - target[1]))
+        free.remove(best)
+        pairs.append(readings[best])
+    return pairs, [readings[i] for i in free]
+
+
+def evaluate(images: list[LabelledImage], reader: Callable[[np.ndarray], list[DieReading]],
+             tally: Tally | None = None) -> tuple[Tally, list[float]]:
+    """Run ``reader`` on every image; returns the tally and the per-image times (ms)."""
+    tally = tally or Tally()
+    times = []
+    for item in images:
+        image = cv2.imread(str(item.path))
+        start = time.perf_counter()
+        readings = reader(image)
+        times.append((time.perf_counter() - start) * 1000)
+        pairs, extra = match(item.dice, readings, image.shape)
+        for reading in extra:
+            tally.add_false(item.path, reading)
+        for die, reading in zip(item.dice, pairs):
+            tally.add(item.path, die, reading)
+    return tally, times
+
+
+def report(tally: Tally, values: Iterable[int]) -> str:
+    """Human summary: rates, the confusion matrix (truth rows), and the wrong readings."""
+    n = max(tally.dice, 1)
+    pct = lambda k: f"{k} ({100 * k / n:.2f}%)"  # noqa: E731
+    lines = [f"dice: {tally.dice}  correct: {pct(tally.correct)}  wrong: {pct(tally.wrong)}  "
+             f"unreadable: {pct(tally.unreadable)}  missed: {pct(tally.missed)}  "
+             f"false detections: {tally.false_detections}"]
+    values = list(values)
+    lines.append("truth\\read " + " ".join(f"{v:>5}" for v in values) + "  unread  missed")
+    missed_by = {}
+    for row in tally.rows:
+        if row[3] == "missed":
+            missed_by[row[1]] = missed_by.get(row[1], 0) + 1
+    for t in values:
+        cells = " ".join(f"{tally.confusion.get((t, r), 0):>5}" for r in values)
+        lines.append(f"{t:>10} {cells}  {tally.confusion.get((t, None), 0):>6}  {missed_by.get(t, 0):>6}")
+    lines.extend(f"wrong: {case}" for case in tally.wrong_cases)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("folders", nargs="+", type=Path, metavar="LABELLED_DIR")
+    parser.add_argument("--csv", action="store_true", help="also print one CSV line per labelled die")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    from reader.camera.frame_reader import read_frame
+
+    tally = Tally()
+    times: list[float] = []
+    for folder in args.folders:
+        _, t = evaluate(load_folder(folder), read_frame, tally)
+        times.extend(t)
+    if args.csv:
+        writer = csv.writer(sys.stdout)
+        writer.writerow(["file", "label", "read", "status", "reason"])
+        writer.writerows(tally.rows)
+    print(report(tally, range(1, 7)))
+    if times:
+        print(f"images: {len(times)}  median read time: {np.median(times):.1f} ms  p95: {np.percentile(times, 95):.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

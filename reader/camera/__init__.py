@@ -1,0 +1,1 @@
+"""Camera reader: find dice in a webcam frame and read their top faces."""

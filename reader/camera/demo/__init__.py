@@ -1,0 +1,1 @@
+"""The recorded clip ``dicetable demo`` plays, and the script that renders it (``make_clip.py``)."""

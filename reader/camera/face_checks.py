@@ -1,0 +1,137 @@
+"""Checks that a fitted top face is really what it seems, before its value is trusted.
+
+Each check looks at grey levels the fit predicts: places where the layout has no pip must
+show the die's body, the face around the pips must be body too (not a hand, another die
+or the table: the die would be occluded), and pip rims must be sharp (not motion-blurred).
+Levels are compared as a fraction of the way from the pips' level (0) to the body's (1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import median
+
+import numpy as np
+
+from reader.camera.dice_finder import MAX_RADIUS_RATIO, FaceCandidate
+from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL
+from reader.camera.pips import Pip
+
+#: An empty pip spot must be at least this far from the pip level towards the body.
+MIN_EMPTY_SPOT = 0.6
+#: Face samples between the pips and the edge may stray this far from the body level.
+MAX_BODY_STRAY = 0.4
+#: At least this share of those samples must be body for the candidate to be a die at all.
+MIN_BODY_SHARE = 0.5
+#: Where the face is sampled for occlusion, in units of the pip offset: a ring of points
+#: between the outer pips and the face's edge (about 2.2 out), clear of every pip spot.
+BODY_SAMPLES = np.array([[x * 1.75, y] for x in (-1, 1) for y in (-1, 0, 1)]
+                        + [[x, y * 1.75] for x in (-1, 0, 1) for y in (-1, 1)], float)
+#: Pip rims wider than ``BLUR_SLOPE * radius + BLUR_OFFSET`` pixels mean a blurred die.
+BLUR_SLOPE, BLUR_OFFSET = 0.8, 2.0
+#: Pips much longer than the face's own foreshortening explains were smeared by motion.
+MAX_SMEAR = 0.3
+#: A pip candidate this far out from the face centre (in pip offsets, per axis) is on the
+#: face: the edge is about 2.2 out.
+STRAY_REACH = 1.9
+#: Pips less round than this mean the face is seen too edge-on: a cocked die.
+MIN_FACE_ROUNDNESS = 0.45
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of the checks: ``reason`` is None when the face can be read.
+
+    ``die_like`` says whether what was checked looks like a die at all (most of the face
+    around the pips is one uniform body); an unreadable candidate that does not is clutter
+    (print, a keyboard, a cable), not a die to report.
+    """
+
+    reason: str | None
+    confidence: float
+    die_like: bool = True
+
+
+def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()) -> Verdict:
+    """Run every check on a face with a layout fit; the first failure gives the reason.
+
+    ``others`` are the frame's other pip candidates: one of them inside the face, alike
+    the face's own pips, is a pip the layout does not account for.
+    """
+    fit = face.fit
+    assert fit is not None
+    pips = face.group.pips
+    radius = face.group.radius
+    ink, body = face.group.pip_level, face.group.body_level
+    body_points = fit.to_image(BODY_SAMPLES)
+    # a sample that lands on a pip's rim says nothing about occlusion (pips sit differently
+    # on different dice): keep those clear of every pip
+    pip_xy = face.group.points
+    clear = np.min(np.hypot(body_points[:, None, 0] - pip_xy[None, :, 0],
+                            body_points[:, None, 1] - pip_xy[None, :, 1]), axis=1) > 1.7 * radius
+    body_levels = _levels(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body)
+    stray = np.abs(body_levels - 1)
+    seen = stray[np.isfinite(stray)]
+    die_like = bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
+    if _stray_pip(face, others):
+        return Verdict("ambiguous pips", 0.0, die_like)
+    if median([p.edge_width for p in pips]) > BLUR_SLOPE * radius + BLUR_OFFSET:
+        return Verdict("blurred", 0.0, die_like)
+    if fit.value >= 4 and fit.aspect - face.roundness > MAX_SMEAR:
+        return Verdict("blurred", 0.0, die_like)
+    if face.roundness < MIN_FACE_ROUNDNESS:
+        return Verdict("cocked", 0.0, die_like)
+    spot_levels = _levels(grey, fit.to_image(_EMPTY_SPOTS[fit.value]), max(1.0, 0.5 * radius), ink, body)
+    if np.isnan(spot_levels).any() or np.isnan(body_levels).any():
+        return Verdict("occluded", 0.0, die_like)  # the face runs off the frame
+    if spot_levels.size and spot_levels.min() < MIN_EMPTY_SPOT:
+        return Verdict("ambiguous pips", 0.0, die_like)
+    if stray.max() > MAX_BODY_STRAY:
+        return Verdict("occluded", 0.0, die_like)
+    margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - stray.max() / MAX_BODY_STRAY * 0.5]
+    if spot_levels.size:
+        margins.append(0.5 + 0.5 * min(1.0, (spot_levels.min() - MIN_EMPTY_SPOT) / (1 - MIN_EMPTY_SPOT)))
+    return Verdict(None, float(np.clip(min(margins), 0.0, 1.0)))
+
+
+def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
+    """Whether a pip like the face's own, but not one of them, lies on the face."""
+    own = set(map(id, face.group.pips))
+    radius, dark = face.group.radius, face.group.pips[0].dark
+    alike = [p for p in others if id(p) not in own and p.dark == dark
+             and 1 / MAX_RADIUS_RATIO <= p.radius / radius <= MAX_RADIUS_RATIO]
+    if not alike:
+        return False
+    rel = np.array([(p.x, p.y) for p in alike]) - face.centre
+    local = np.linalg.solve(face.fit.axes, rel.T).T
+    return bool((np.abs(local).max(axis=1) < STRAY_REACH).any())
+
+
+def _empty_spots(value: int) -> np.ndarray:
+    """Canonical pip places that ``value`` leaves empty."""
+    used = CANONICAL[value]
+    keep = [s for s in ALL_SPOTS if not np.any(np.all(np.isclose(used, s), axis=1))]
+    if value == 1:
+        # a lone pip does not show the face's orientation: test the spots at 45 degrees too
+        keep += [s @ np.array([[1, -1], [1, 1]]) * np.sqrt(0.5) for s in keep]
+    return np.array(keep, float).reshape(-1, 2)
+
+
+_EMPTY_SPOTS = {value: _empty_spots(value) for value in CANONICAL}
+
+
+def _levels(grey: np.ndarray, points: np.ndarray, radius: float, ink: float, body: float) -> np.ndarray:
+    """Mean grey level in a small square at each point, as a fraction from ink (0) to body (1);
+    NaN where the square leaves the image."""
+    h, w = grey.shape
+    r = int(np.ceil(radius))
+    centres = np.rint(np.asarray(points, float).reshape(-1, 2)).astype(int)
+    inside = ((centres[:, 0] >= r) & (centres[:, 0] < w - r) & (centres[:, 1] >= r) & (centres[:, 1] < h - r))
+    out = np.full(len(centres), np.nan)
+    if inside.any():
+        dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+        c = centres[inside]
+        patches = grey[c[:, 1, None] + dy.ravel(), c[:, 0, None] + dx.ravel()]
+        out[inside] = (patches.mean(axis=1) - ink) / (body - ink)
+    return out

@@ -1,0 +1,106 @@
+"""Read every d6 in one frame: find pips, group them into top faces, check and read them."""
+
+from __future__ import annotations
+
+from typing import Callable
+from statistics import median
+
+import cv2
+import numpy as np
+
+from reader.camera.dice_finder import FACE_HALF, FaceCandidate, face_candidates, group_pips
+from reader.camera.face_checks import check_face
+from reader.camera.pips import Pip, find_pips
+from reader.camera.reading import DieCandidate, DieReading, ReadStatus
+
+#: Names a die's colour: (image_bgr, candidate, table_reference_bgr or None) -> (name, confidence).
+ColourNamer = Callable[[np.ndarray, DieCandidate, "np.ndarray | None"], tuple[str, float]]
+
+SIDES = 6
+#: Pips that fit no face are reported as an unreadable die when there are at least this
+#: many of them, alike and on one surface; fewer are no evidence of a die.
+MIN_PIPS_UNFIT_DIE = 3
+#: Frames at least this many pixels on their short side are first searched at half size,
+#: which is kept when the pips there are still at least ``MIN_WORK_RADIUS`` pixels across.
+HALF_SIZE_FROM, MIN_WORK_RADIUS = 600, 3.0
+
+
+def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[DieReading]:
+    """Every die whose top face shows in ``image_bgr``, read or marked unreadable with a reason."""
+    grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    grey, scale, pips = _working_image(grey)
+    faces = face_candidates(group_pips(pips, grey))
+    candidates = [die_candidate(f, image_bgr.shape, scale) for f in faces]
+    table = table_reference(image_bgr, candidates) if namer is not None and candidates else None
+    readings = []
+    for face, cand in zip(faces, candidates):
+        if face.fit is None:
+            if len(face.group.pips) < MIN_PIPS_UNFIT_DIE:
+                continue
+            value, reason, confidence = None, face.reason, 0.0
+        else:
+            verdict = check_face(face, grey, pips)
+            value = face.fit.value if verdict.reason is None else None
+            reason, confidence = verdict.reason, verdict.confidence
+            # an unreadable lone blob, or one on no uniform body, is clutter, not a die
+            if value is None and (face.fit.value == 1 or not verdict.die_like):
+                continue
+        colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
+        readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
+                                   ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
+    return readings
+
+
+def _working_image(grey: np.ndarray) -> tuple[np.ndarray, int, list[Pip]]:
+    """The grey image to search, its reduction factor (half size when the pips allow) and
+    the pip candidates found in it."""
+    if min(grey.shape) >= HALF_SIZE_FROM:
+        half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        pips = find_pips(half)
+        radii = [p.radius for p in pips if p.roundness > 0.7]
+        if radii and median(radii) >= MIN_WORK_RADIUS:
+            return half, 2, pips
+    return grey, 1, find_pips(grey)
+
+
+def die_candidate(face: FaceCandidate, shape: tuple[int, ...], scale: float = 1) -> DieCandidate:
+    """The outline and body pixels of a face's die (the fitted face square, or an estimate).
+
+    ``scale`` maps the face's coordinates (found on a reduced image) to ``shape``'s.
+    """
+    group = face.group
+    centre = face.centre * scale
+    if face.fit is not None:
+        quad = face.fit.to_image(np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * FACE_HALF) * scale
+    else:
+        spread = (float(np.hypot(*(group.points - face.centre).T).max()) + 3 * group.radius) * scale
+        quad = centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * spread
+    h, w = shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    contour = np.rint(quad).astype(np.int32).reshape(-1, 1, 2)
+    mask = np.zeros((max(1, y1 - y0), max(1, x1 - x0)), np.uint8)
+    # the inner part of the face, without the pips: the die's own colour
+    inner = centre + (quad - centre) * 0.8
+    cv2.fillPoly(mask, [np.rint(inner - (x0, y0)).astype(np.int32)], 255)
+    for p in group.pips:
+        cv2.circle(mask, (int(round(p.x * scale - x0)), int(round(p.y * scale - y0))),
+                   int(np.ceil(1.8 * p.radius * scale)), 0, -1)
+    return DieCandidate(box=(int(x0), int(y0), int(x1), int(y1)), center=(float(centre[0]), float(centre[1])),
+                        quad=quad.astype(np.float32), contour=contour, body_mask=mask,
+                        pip_polarity="dark" if group.pips[0].dark else "light", pip_radius=group.radius * scale)
+
+
+def table_reference(image_bgr: np.ndarray, candidates: list[DieCandidate]) -> np.ndarray:
+    """Median BGR of the pixels outside every die (sampled on a grid): the table's colour."""
+    step = max(1, min(image_bgr.shape[:2]) // 120)
+    keep = np.ones(image_bgr.shape[:2], bool)
+    for c in candidates:
+        x0, y0, x1, y1 = c.box
+        pad_x, pad_y = (x1 - x0) // 2, (y1 - y0) // 2
+        keep[max(0, y0 - pad_y):y1 + pad_y, max(0, x0 - pad_x):x1 + pad_x] = False
+    sample = image_bgr[::step, ::step][keep[::step, ::step]]
+    if sample.size == 0:
+        sample = image_bgr[::step, ::step].reshape(-1, 3)
+    return np.median(sample.reshape(-1, 3), axis=0)

@@ -1,0 +1,154 @@
+"""The six real d6 faces and fitting them to observed pip positions.
+
+Canonical pip positions are in units of the pip offset ``a`` (the distance, along a face
+axis, from the face centre to a corner pip): corners at (±1, ±1), the centre at (0, 0) and
+the middle pips of the six at (±1, 0). A real face is the canonical one seen through an
+affine map (rotation, scale, the foreshortening of an oblique camera): the fit finds that
+map and how far the observed pips are from it. Every d6 face is point-symmetric about its
+centre, so the centroid of the pips is the centre of the top face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+CANONICAL: dict[int, np.ndarray] = {
+    1: np.array([[0, 0]], float),
+    2: np.array([[-1, -1], [1, 1]], float),
+    3: np.array([[-1, -1], [0, 0], [1, 1]], float),
+    4: np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float),
+    5: np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [0, 0]], float),
+    6: np.array([[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 0], [1, 1]], float),
+}
+
+#: Every place a pip can sit on a face, in canonical units (a 6 may be turned 90 degrees).
+ALL_SPOTS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]], float)
+
+#: Largest RMS distance (in units of ``a``) between observed pips and the fitted layout.
+MAX_RESIDUAL = 0.12
+#: Smallest ratio of the fitted face's short to long axis: below it the face is seen too
+#: obliquely (a cocked die, or a side face) to be trusted.
+MIN_ASPECT = 0.45
+
+
+@dataclass(frozen=True)
+class LayoutFit:
+    """A canonical face matched to observed pips.
+
+    ``axes`` is the 2x2 matrix whose columns are the image vectors of the canonical unit
+    x and y directions, so canonical point q sits at ``centre + axes @ q``.
+    """
+
+    value: int
+    centre: np.ndarray
+    axes: np.ndarray
+    residual: float
+
+    @property
+    def spacing(self) -> float:
+        """The pip offset ``a`` in pixels (geometric mean of the two axes)."""
+        return float(np.sqrt(abs(np.linalg.det(self.axes))))
+
+    @property
+    def aspect(self) -> float:
+        """Short over long axis of the fitted face (1 when seen square-on)."""
+        s = np.linalg.svd(self.axes, compute_uv=False)
+        return float(s[1] / s[0]) if s[0] > 0 else 0.0
+
+    def to_image(self, canonical: np.ndarray) -> np.ndarray:
+        """Image coordinates of canonical points (N x 2)."""
+        return self.centre + np.asarray(canonical, float) @ self.axes.T
+
+
+class LayoutError(ValueError):
+    """The pips do not form a real d6 face; ``str()`` is the reason."""
+
+
+def fit_layout(points: np.ndarray, squash: np.ndarray | None = None, single_spacing: float = 1.0) -> LayoutFit:
+    """Fit the d6 face whose pip count matches ``points`` (N x 2 image coordinates).
+
+    ``squash`` is the face's foreshortening as the pips' shape shows it (a 2x2 map taking
+    the face as seen square-on to the image; identity by default): two or three pips on a
+    diagonal cannot show it themselves. A lone pip is given axes ``squash * single_spacing``.
+    Raises :class:`LayoutError` when the points match no real face.
+    """
+    squash = np.eye(2) if squash is None else np.asarray(squash, float)
+    pts = np.asarray(points, float).reshape(-1, 2)
+    n = len(pts)
+    if n == 0 or n > 6:
+        raise LayoutError("ambiguous pips")
+    centre = pts.mean(axis=0)
+    if n == 1:
+        return LayoutFit(1, centre, squash * single_spacing, 0.0)
+    if n <= 3:
+        # fit the diagonal with the foreshortening undone, then put it back
+        flat = _fit_diagonal(centre + (pts - centre) @ np.linalg.inv(squash).T, centre)
+        fit = LayoutFit(flat.value, centre, squash @ flat.axes, flat.residual)
+    else:
+        fit = _fit_affine(pts, centre, n)
+    if fit.residual > MAX_RESIDUAL:
+        raise LayoutError("ambiguous pips")
+    if fit.aspect < MIN_ASPECT:
+        raise LayoutError("cocked")
+    return fit
+
+
+def _fit_diagonal(pts: np.ndarray, centre: np.ndarray) -> LayoutFit:
+    """A 2 or a 3: pips on one diagonal, evenly spaced about the centre."""
+    rel = pts - centre
+    order = np.argsort(np.hypot(rel[:, 0], rel[:, 1]))
+    ends = rel[order[-2:]]
+    half = (ends[1] - ends[0]) / 2  # image vector of canonical (1, 1)
+    length = float(np.hypot(*half))
+    if length == 0:
+        raise LayoutError("ambiguous pips")
+    errors = [ends[1] - half, ends[0] + half]
+    if len(pts) == 3:
+        errors.append(rel[order[0]])
+    residual = float(np.sqrt(np.mean([e @ e for e in errors]))) / (length / np.sqrt(2))
+    # canonical x and y are (1,1) rotated by -45 and +45 degrees, scaled by 1/sqrt(2)
+    c, s = np.sqrt(0.5), np.sqrt(0.5)
+    ex = np.array([c * half[0] + s * half[1], -s * half[0] + c * half[1]]) / np.sqrt(2)
+    ey = np.array([-ex[1], ex[0]])
+    return LayoutFit(len(pts), centre, np.column_stack([ex, ey]), residual)
+
+
+def _labellings(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every way to label observed pips (sorted by direction from the centre, the centre pip
+    of a 5 last) with canonical ones: an affine map keeps the cyclic order of directions, up
+    to a reflection. Returns the canonical points per labelling and their pseudo-inverses."""
+    canon = CANONICAL[n]
+    ring = np.arange(4) if n == 5 else np.arange(n)
+    ring_sorted = ring[np.argsort(np.arctan2(canon[ring, 1], canon[ring, 0]))]
+    sources = []
+    for direction in (1, -1):
+        for shift in range(len(ring_sorted)):
+            order = np.roll(ring_sorted[::direction], shift)
+            sources.append(canon[np.append(order, 4)] if n == 5 else canon[order])
+    src = np.array(sources)
+    return src, np.linalg.pinv(src)
+
+
+_LABELLINGS = {n: _labellings(n) for n in (4, 5, 6)}
+
+
+def _fit_affine(pts: np.ndarray, centre: np.ndarray, n: int) -> LayoutFit:
+    """A 4, 5 or 6: least-squares affine map from the canonical face, best labelling."""
+    rel = pts - centre
+    ring = np.arange(n)
+    if n == 5:  # the centre pip is the one nearest the centroid; the rest is a 4
+        mid = int(np.argmin(np.hypot(rel[:, 0], rel[:, 1])))
+        ring = np.delete(ring, mid)
+    dst = rel[ring[np.argsort(np.arctan2(rel[ring, 1], rel[ring, 0]))]]
+    if n == 5:
+        dst = np.vstack([dst, rel[mid]])
+    src, pinv = _LABELLINGS[n]
+    sol = pinv @ dst                      # (labellings, 2, 2): canonical -> image, transposed
+    err = dst[None] - src @ sol
+    spacing = np.sqrt(np.abs(np.linalg.det(sol)))
+    rms = np.sqrt(np.mean(np.sum(err ** 2, axis=2), axis=1))
+    residual = np.where(spacing > 0, rms / np.maximum(spacing, 1e-12), np.inf)
+    best = int(np.argmin(residual))
+    return LayoutFit(n, centre, sol[best].T, float(residual[best]))

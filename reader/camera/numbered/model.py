@@ -1,0 +1,90 @@
+"""A taught face model: what each face of one dice set looks like, and how a view is matched.
+
+A model holds, for one die kind (and optionally one colour), the descriptors of the taught
+views of each face (see :mod:`reader.camera.numbered.topface`), the die's typical size and
+body colour. Matching turns the unknown view through every angle, scores it against every
+taught view, refines the best few matches over small shifts, and accepts the best face only
+when it clearly beats the best *different* face: close calls are "ambiguous", weak ones
+"unknown" - never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reader.camera.numbered import topface
+from calibration.faces import FaceModel
+
+#: A face is accepted only with at least this (refined) correlation with a taught view ...
+MIN_SCORE = 0.55
+#: ... and this lead over the best different face.
+MIN_MARGIN = 0.05
+#: How many of the best rotation matches are refined over shifts.
+REFINE = 4
+
+
+@dataclass(frozen=True)
+class Match:
+    """The verdict on one view: the face (or ``None``) and the evidence."""
+
+    model: FaceModel | None
+    shown: int | None
+    score: float
+    margin: float
+    reason: str | None = None
+    best: tuple[str, int] | None = None  # (kind, shown) of the best face, accepted or not
+    runner_up: tuple[str, int] | None = field(default=None)
+
+
+def match(ink: np.ndarray, models: list[FaceModel]) -> Match:
+    """The face of ``models`` that ``ink`` shows, or a :class:`Match` with a reason why not."""
+    if not models:
+        return Match(None, None, 0.0, 0.0, "no face model")
+    rotated = topface.rotated_vectors(ink)
+    # Stage 1: the best angle and view of every face of every model, on coarse patches.
+    coarse: dict[tuple[int, int], tuple[float, int, float]] = {}  # (model, shown) -> (score, view, angle)
+    for mi, model in enumerate(models):
+        scores = rotated @ templates(model)[0].T  # (angles, views)
+        best_angle = scores.argmax(axis=0)
+        for vi, ai in enumerate(best_angle):
+            key = (mi, int(model.shown[vi]))
+            score = float(scores[ai, vi])
+            if score > coarse.get(key, (-2.0, 0, 0.0))[0]:
+                coarse[key] = (score, vi, float(topface.ANGLES[ai]))
+    # Stage 2: the few best faces again, allowing for a pixel or two of centring error.
+    best_keys = sorted(coarse, key=lambda k: -coarse[k][0])[:REFINE]
+    refined = {key: _refine(ink, templates(models[key[0]])[1][coarse[key][1]], coarse[key][2]) for key in best_keys}
+    ranked = sorted(refined.items(), key=lambda kv: -kv[1])
+    (mi, shown), score = ranked[0]
+    second_key, second = ranked[1] if len(ranked) > 1 else ((mi, -1), -1.0)
+    runner_up = (models[second_key[0]].kind, second_key[1]) if len(ranked) > 1 else None
+    margin = score - second
+    best = (models[mi].kind, shown)
+    if score < MIN_SCORE:
+        return Match(None, None, score, margin, "unknown face", best, runner_up)
+    if margin < MIN_MARGIN:
+        return Match(None, None, score, margin, "ambiguous", best, runner_up)
+    return Match(models[mi], shown, score, margin, None, best, runner_up)
+
+
+def templates(model: FaceModel) -> tuple[np.ndarray, np.ndarray]:
+    """The model's coarse and fine view descriptors, computed once per loaded model."""
+    key = id(model.inks)
+    cached = _TEMPLATES.get(key)
+    if cached is None or cached[0] is not model.inks:
+        if len(_TEMPLATES) > 64:  # models reloaded many times in a long session
+            _TEMPLATES.clear()
+        cached = (model.inks, topface.coarse_templates(model.inks), topface.fine_templates(model.inks))
+        _TEMPLATES[key] = cached
+    return cached[1], cached[2]
+
+
+_TEMPLATES: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _refine(ink: np.ndarray, template: np.ndarray, angle: float) -> float:
+    """Best correlation of ``ink`` with one taught view around ``angle`` over small shifts."""
+    half = topface.ANGLE_STEP / 2
+    return max(topface.shifted_scores(topface.turned(ink, angle + da), template) for da in (-half, 0.0, half))

@@ -1,0 +1,202 @@
+"""The d6 reader on dice drawn with OpenCV: many die and pip colours, tables light and dark,
+scales, rotations, touching dice, and dice that must come out unreadable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import pytest
+
+from reader.camera.frame_reader import read_frame
+from reader.camera.layouts import CANONICAL
+from reader.camera.reading import DieCandidate, ReadStatus
+
+#: Pip offset and pip radius as fractions of the face side (typical of real d6).
+PIP_OFFSET, PIP_RADIUS = 0.25, 0.085
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die to draw: value, centre (px), face side (px), rotation (deg), colours (BGR)."""
+
+    value: int
+    centre: tuple[float, float]
+    side: float
+    angle: float
+    body: tuple[int, int, int]
+    pips: tuple[int, int, int]
+    squash: float = 1.0  # foreshortening of the face along its rotated y axis
+
+
+def face_points(die: Die, canonical: np.ndarray) -> np.ndarray:
+    """Image positions of canonical face points (units: half the face side)."""
+    t = np.radians(die.angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return np.asarray(die.centre) + (np.asarray(canonical, float) * [1, die.squash]) @ rot.T * die.side / 2
+
+
+def draw_die(img: np.ndarray, die: Die, shade: float = 0.7) -> None:
+    """A die seen from above and slightly in front: shaded side faces, then the top face."""
+    corners = face_points(die, [[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    drop = np.array([0, die.side * 0.2])
+    for p, q in zip(corners, np.roll(corners, -1, axis=0)):
+        if (p + q)[1] / 2 > die.centre[1]:  # edges on the camera's side show their side face
+            _poly(img, np.array([p, q, q + drop, p + drop]), tuple(int(c * shade) for c in die.body))
+    _poly(img, corners, die.body)
+    r = PIP_RADIUS * die.side
+    for x, y in face_points(die, CANONICAL[die.value] * PIP_OFFSET * 2):
+        cv2.ellipse(img, (int(round(x * 16)), int(round(y * 16))), (int(r * 16), int(r * die.squash * 16)),
+                    die.angle, 0, 360, die.pips, -1, cv2.LINE_AA, shift=4)
+
+
+def _poly(img: np.ndarray, pts: np.ndarray, colour: tuple[int, int, int]) -> None:
+    cv2.fillPoly(img, [np.rint(pts * 16).astype(np.int32)], colour, cv2.LINE_AA, shift=4)
+
+
+def render_scene(dice: list[Die], background: tuple[int, int, int], size: tuple[int, int] = (640, 480),
+                 seed: int = 0, noise: float = 3.0) -> np.ndarray:
+    """Dice on a plain table with a soft lighting gradient and sensor noise."""
+    w, h = size
+    rng = np.random.default_rng(seed)
+    ramp = np.linspace(0.85, 1.1, w)[None, :, None] * np.ones((h, 1, 1))
+    img = np.clip(np.array(background, float) * ramp, 0, 255).astype(np.uint8)
+    for die in dice:
+        draw_die(img, die)
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    return np.clip(img + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
+
+
+def reading_at(readings, centre, tolerance):
+    """The reading whose centre is within ``tolerance`` px of ``centre`` (None if none)."""
+    near = [r for r in readings if np.hypot(r.center[0] - centre[0], r.center[1] - centre[1]) < tolerance]
+    assert len(near) <= 1, near
+    return near[0] if near else None
+
+
+WHITE, BLACK = (235, 235, 235), (25, 25, 25)
+#: (die body, pips, table) in BGR: light and dark dice and tables, coloured pips.
+PALETTES = [
+    (WHITE, BLACK, (120, 170, 205)),          # white die, black pips, light wood
+    ((30, 30, 200), WHITE, (40, 90, 40)),      # red die, white pips, green felt
+    (BLACK, WHITE, (200, 200, 200)),           # black die, white pips, light grey table
+    ((180, 90, 20), (240, 240, 240), (245, 245, 245)),  # blue die, white pips, white table
+    ((40, 210, 230), BLACK, (35, 35, 35)),     # yellow die, black pips, black table
+    (WHITE, (40, 40, 200), (60, 40, 30)),      # white die, red pips, dark wood
+    ((60, 140, 40), (20, 20, 20), (150, 150, 150)),  # green die, black pips, grey
+]
+
+
+@pytest.mark.parametrize("palette", range(len(PALETTES)))
+@pytest.mark.parametrize("side", [36, 70])
+def test_every_face_reads_on_every_palette(palette: int, side: int) -> None:
+    body, pips, table = PALETTES[palette]
+    rng = np.random.default_rng(palette * 100 + side)
+    dice = [Die(v, (110 + (v - 1) % 3 * 200, 130 + (v - 1) // 3 * 220), side, float(rng.uniform(0, 90)), body, pips)
+            for v in range(1, 7)]
+    readings = read_frame(render_scene(dice, table, seed=palette))
+    for die in dice:
+        got = reading_at(readings, die.centre, side / 2)
+        assert got is not None, f"d6 showing {die.value} not found"
+        assert (got.status, got.value) == (ReadStatus.OK, die.value), got
+        assert got.sides == 6 and 0 < got.confidence <= 1
+    assert len(readings) == len(dice)
+
+
+@pytest.mark.parametrize("angle", [0.0, 17.0, 33.0, 45.0, 61.0, 78.0])
+def test_rotations_and_large_frames(angle: float) -> None:
+    dice = [Die(v, (200 + (v - 1) % 3 * 400, 200 + (v - 1) // 3 * 330), 110, angle + 7 * v, WHITE, BLACK)
+            for v in range(1, 7)]
+    readings = read_frame(render_scene(dice, (120, 170, 205), size=(1280, 720), seed=int(angle)))
+    assert sorted(r.value for r in readings) == [1, 2, 3, 4, 5, 6]
+
+
+def test_oblique_camera_foreshortened_faces_still_read() -> None:
+    dice = [Die(v, (110 + (v - 1) % 3 * 200, 130 + (v - 1) // 3 * 220), 60, 10.0 * v, WHITE, BLACK, squash=0.75)
+            for v in range(1, 7)]
+    readings = read_frame(render_scene(dice, (60, 40, 30), seed=5))
+    assert sorted(r.value for r in readings if r.status is ReadStatus.OK) == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("values", [(6, 6), (2, 5), (3, 4), (1, 6)])
+def test_touching_dice_are_told_apart(values: tuple[int, int]) -> None:
+    side = 60
+    dice = [Die(values[0], (270, 240), side, 0.0, WHITE, BLACK), Die(values[1], (270 + side + 1, 240), side, 0.0, WHITE, BLACK)]
+    img = render_scene(dice, (120, 170, 205), seed=sum(values))
+    cv2.line(img, (270 + side // 2, 200), (270 + side // 2, 280), (150, 150, 150), 1)  # the seam between them
+    readings = read_frame(img)
+    for die in dice:
+        got = reading_at(readings, die.centre, side / 2)
+        assert got is not None and got.value == die.value, (die.value, readings)
+
+
+def test_blurred_die_is_never_read() -> None:
+    die = Die(5, (320, 240), 60, 20.0, WHITE, BLACK)
+    img = render_scene([die], (120, 170, 205))
+    sharp = read_frame(img)
+    assert [r.value for r in sharp] == [5]
+    blurred = cv2.GaussianBlur(img, (0, 0), 5.0)
+    readings = read_frame(blurred)
+    assert all(r.status is ReadStatus.UNREADABLE for r in readings), readings
+    assert all(r.reason for r in readings)
+
+
+def test_motion_blurred_die_reports_blur_or_nothing() -> None:
+    die = Die(4, (320, 240), 60, 0.0, WHITE, BLACK)
+    kernel = np.zeros((15, 15), np.float32)
+    kernel[7, :] = 1 / 15
+    img = cv2.filter2D(render_scene([die], (120, 170, 205)), -1, kernel)
+    assert all(r.status is ReadStatus.UNREADABLE for r in read_frame(img))
+
+
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_half_occluded_die_is_unreadable(value: int) -> None:
+    die = Die(value, (320, 240), 70, 0.0, WHITE, BLACK)
+    img = render_scene([die], (120, 170, 205), seed=value)
+    cv2.rectangle(img, (320, 150), (420, 330), (70, 110, 160), -1)  # a hand over the right half
+    readings = read_frame(img)
+    assert all(r.status is ReadStatus.UNREADABLE for r in readings), readings
+    assert all(r.reason in {"occluded", "ambiguous pips"} for r in readings)
+
+
+def test_cocked_die_is_unreadable() -> None:
+    die = Die(4, (320, 240), 70, 0.0, WHITE, BLACK, squash=0.3)
+    readings = read_frame(render_scene([die], (120, 170, 205)))
+    assert readings and all(r.status is ReadStatus.UNREADABLE for r in readings)
+    assert {r.reason for r in readings} <= {"cocked", "ambiguous pips"}
+
+
+def test_impossible_pip_pattern_is_not_a_guess() -> None:
+    """Seven pips, and three pips in an L, are not faces of a d6."""
+    img = render_scene([Die(1, (200, 240), 80, 0.0, WHITE, WHITE), Die(1, (440, 240), 80, 0.0, WHITE, WHITE)],
+                       (120, 170, 205))
+    r = PIP_RADIUS * 80
+    for cx, spots in ((200, [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1), (0, 0)]),
+                      (440, [(-1, -1), (-1, 1), (1, 1)])):
+        for sx, sy in spots:
+            cv2.circle(img, (int(cx + sx * 20), int(240 + sy * 20)), int(r), BLACK, -1, cv2.LINE_AA)
+    readings = read_frame(img)
+    assert readings and all(r.status is ReadStatus.UNREADABLE for r in readings), readings
+
+
+def test_readings_carry_geometry_and_colour_from_the_namer() -> None:
+    die = Die(3, (300, 220), 60, 30.0, (30, 30, 200), WHITE)
+    img = render_scene([die], (40, 90, 40))
+    seen: list[tuple[DieCandidate, np.ndarray | None]] = []
+
+    def namer(image: np.ndarray, cand: DieCandidate, table: np.ndarray | None) -> tuple[str, float]:
+        seen.append((cand, table))
+        x0, y0, x1, y1 = cand.box
+        body = image[y0:y1, x0:x1][cand.body_mask > 0]
+        return ("red" if body[:, 2].mean() > 150 > body[:, 1].mean() else "other"), 0.9
+
+    (reading,) = read_frame(img, namer)
+    assert reading.colour == "red" and reading.value == 3
+    cand, table = seen[0]
+    assert cand.body_mask.shape == (cand.box[3] - cand.box[1], cand.box[2] - cand.box[0])
+    assert cand.pip_polarity == "light" and cand.quad.shape == (4, 2)
+    assert table is not None and np.allclose(table, (40, 90, 40), atol=15)
+    x0, y0, x1, y1 = reading.box
+    assert x0 < 300 < x1 and y0 < 220 < y1
+    assert reading.to_json()["value"] == 3 and reading.to_json()["status"] == "ok"
