@@ -1,6 +1,6 @@
 """Accuracy of the camera reader on labelled photographs.
 
-Usage: python bench/camera_accuracy.py LABELLED_DIR... [--csv]
+Usage: python bench/camera_accuracy.py LABELLED_DIR... [--csv] [--time-frame IMAGE...]
 
 A labelled folder holds either images with a YOLO ``.txt`` beside each one (``CLASS CX CY W
 H`` per die, relative coordinates, CLASS = face value - 1, the box enclosing the top face's
@@ -8,7 +8,9 @@ pip pattern), or a ``labels.csv`` with a ``file,shown`` header and one die per i
 reading matches a labelled die when its centre lies inside the label box grown by
 ``GROW``; for one-die CSV images the reading nearest the image centre is the match.
 ``--csv`` also prints one line per labelled die (file, label, read, status, reason) and
-per false detection (label 0).
+per false detection (label 0). ``--time-frame IMAGE...`` also times full reads of those
+images set side by side and scaled onto a 1280x720 frame (single-threaded; wall and CPU
+medians).
 
 The loading, matching and tallying functions are meant to be reused for other die types.
 """
@@ -36,7 +38,8 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
 @dataclass(frozen=True)
 class LabelledDie:
-    """One die a person labelled: the value shown and, when known, its box (pixels)."""
+    """One die a person labelled: the value shown and, when known, its box (x0, y0, x1, y1
+    as fractions of the image's width and height)."""
 
     value: int
     box: tuple[float, float, float, float] | None
@@ -100,26 +103,16 @@ def load_folder(folder: Path) -> list[LabelledImage]:
     for image in sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
         label = image.with_suffix(".txt")
         if label.exists():
-            out.append(LabelledImage(image, tuple(_yolo_dice(label, image))))
+            out.append(LabelledImage(image, tuple(_yolo_dice(label))))
     return out
 
 
-def _yolo_dice(label: Path, image: Path) -> Iterable[LabelledDie]:
-    h, w = _image_size(image)
+def _yolo_dice(label: Path) -> Iterable[LabelledDie]:
     for line in label.read_text().split("\n"):
         parts = line.split()
         if len(parts) == 5:
             cls, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
-            yield LabelledDie(cls + 1, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
-
-
-def _image_size(image: Path) -> tuple[int, int]:
-    img = cv2.imread(str(image), cv2.IMREAD_REDUCED_GRAYSCALE_8)
-    full = cv2.imread(str(image), cv2.IMREAD_UNCHANGED) if img is None else None
-    if full is not None:
-        return full.shape[:2]
-    head = cv2.imread(str(image))
-    return head.shape[:2]
+            yield LabelledDie(cls + 1, (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
 
 
 def match(dice: tuple[LabelledDie, ...], readings: list[DieReading],
@@ -132,7 +125,8 @@ def match(dice: tuple[LabelledDie, ...], readings: list[DieReading],
             target = (shape[1] / 2, shape[0] / 2)
             inside = free
         else:
-            x0, y0, x1, y1 = die.box
+            h, w = shape[:2]
+            x0, y0, x1, y1 = die.box[0] * w, die.box[1] * h, die.box[2] * w, die.box[3] * h
             target = ((x0 + x1) / 2, (y0 + y1) / 2)
             gx, gy = (x1 - x0) * GROW / 2, (y1 - y0) * GROW / 2
             inside = [i for i in free if abs(readings[i].center[0] - target[0]) <= gx
@@ -184,10 +178,34 @@ def report(tally: Tally, values: Iterable[int]) -> str:
     return "\n".join(lines)
 
 
+def time_frame(images: list[np.ndarray], reader: Callable[[np.ndarray], list[DieReading]],
+               runs: int = 30) -> tuple[int, float, float]:
+    """Dice read and the median wall and CPU milliseconds of ``reader`` on ``images`` set
+    side by side and scaled to fit a 1280x720 frame (the rest filled with their median colour)."""
+    height = min(img.shape[0] for img in images)
+    row = np.hstack([cv2.resize(img, (round(img.shape[1] * height / img.shape[0]), height)) for img in images])
+    scale = min(1280 / row.shape[1], 720 / row.shape[0])
+    scaled = cv2.resize(row, (round(row.shape[1] * scale), round(row.shape[0] * scale)), interpolation=cv2.INTER_CUBIC)
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = np.median(scaled.reshape(-1, 3), axis=0)
+    y0, x0 = (720 - scaled.shape[0]) // 2, (1280 - scaled.shape[1]) // 2
+    frame[y0:y0 + scaled.shape[0], x0:x0 + scaled.shape[1]] = scaled
+    count = len(reader(frame))
+    wall, cpu = [], []
+    for _ in range(runs):
+        w0, c0 = time.perf_counter(), time.process_time()
+        reader(frame)
+        wall.append(time.perf_counter() - w0)
+        cpu.append(time.process_time() - c0)
+    return count, float(np.median(wall) * 1000), float(np.median(cpu) * 1000)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="+", type=Path, metavar="LABELLED_DIR")
     parser.add_argument("--csv", action="store_true", help="also print one CSV line per labelled die")
+    parser.add_argument("--time-frame", type=Path, nargs="+", metavar="IMAGE",
+                        help="also time reads of the IMAGEs side by side on a 1280x720 frame")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     from reader.camera.frame_reader import read_frame
@@ -204,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     print(report(tally, range(1, 7)))
     if times:
         print(f"images: {len(times)}  median read time: {np.median(times):.1f} ms  p95: {np.percentile(times, 95):.1f} ms")
+    if args.time_frame:
+        count, wall, cpu = time_frame([cv2.imread(str(p)) for p in args.time_frame], read_frame)
+        names = " + ".join(p.name for p in args.time_frame)
+        print(f"1280x720 frame from {names}: {count} dice read, median {wall:.1f} ms wall, {cpu:.1f} ms CPU")
     return 0
 
 

@@ -14,14 +14,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from rules.dice import DiceRequest, DieSpec, Face, Role, Throw
 from rules.errors import require
 from rules.notation import PERCENTILE, DiceTerm, Expression
 from rules.protocol import Resolution
-from rules.result import CheckResult, describe_faces, outcome_of
+from rules.result import CheckResult, RollResult, outcome_of
 
 SYSTEM = "d20"
 
@@ -88,27 +88,6 @@ class DiceRoll:
     minimum: int | None = None
 
 
-@dataclass(frozen=True)
-class RollResult:
-    """The total of a dice expression and every face thrown."""
-
-    expression: str
-    total: int
-    faces: tuple[Face, ...]
-    terms: tuple[dict[str, object], ...] = field(default=())
-    notes: tuple[str, ...] = ()
-
-    def summary(self) -> str:
-        """One human line."""
-        return f"{self.expression} = {self.total}; dice {describe_faces(self.faces)}"
-
-    def to_json(self) -> dict[str, object]:
-        """The same keys as a check, so scripts can read every command alike."""
-        return {"system": SYSTEM, "expression": self.expression, "total": self.total, "difficulty": None,
-                "margin": None, "success": None, "outcome": None, "complication": None,
-                "faces": [f.to_json() for f in self.faces], "terms": list(self.terms), "notes": list(self.notes)}
-
-
 def dice_request(expression: Expression) -> DiceRequest:
     """All dice of ``expression`` in one throw, designated percentile dice first."""
     designated: list[DieSpec] = []
@@ -140,7 +119,7 @@ def roll(params: DiceRoll) -> Resolution[RollResult]:
     """Throw a dice expression and total it, applying combined multipliers then the division."""
     expression = params.expression
     if not expression.dice:
-        return RollResult(str(expression), expression.constant, ())
+        return RollResult(SYSTEM, str(expression), expression.constant, ())
     throw = yield dice_request(expression)
     parts = term_values(expression, throw)
     total = sum(v for _, v in parts) + expression.constant
@@ -154,4 +133,4 @@ def roll(params: DiceRoll) -> Resolution[RollResult]:
         notes.append(f"divided by {params.divisor}, rounded {params.rounding.value}"
                      + (f", minimum {params.minimum}" if params.minimum is not None else ""))
     terms = tuple({"term": str(t), "value": v} for t, v in parts)
-    return RollResult(str(expression), total, throw.faces, terms, tuple(notes))
+    return RollResult(SYSTEM, str(expression), total, throw.faces, terms, tuple(notes))

@@ -117,6 +117,8 @@ class Face:
         """The JSON form of the command line's ``faces`` list."""
         out: dict[str, object] = {"value": self.value, "sides": self.sides,
                                   "role": self.role.value if self.role else None}
+        if self.sides == 10:
+            out["shown"] = self.digit  # what the die shows: 0 for the face whose value is 10
         if self.colour is not None:
             out["colour"] = self.colour
         if self.die_id is not None:

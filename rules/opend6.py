@@ -60,7 +60,7 @@ from rules.dice import DiceRequest, Face, Role, Throw, requested
 from rules.errors import require, validated
 from rules.notation import MAX_DICE, DieCode
 from rules.protocol import Resolution
-from rules.result import CheckResult, Outcome
+from rules.result import CheckResult, Outcome, RollResult
 
 SYSTEM = "opend6"
 
@@ -322,6 +322,14 @@ def _result_points(margin: int, attack: bool) -> dict[str, object]:
     if attack:
         points["damage_bonus"] = damage_bonus(margin)
     return points
+
+
+def resolve_roll(params: OpenD6Roll) -> Resolution[RollResult]:
+    """Roll a die code with no difficulty (``dicetable roll 4D+1``): the wild die explodes, and a
+    first-throw 1 is handled by the critical option (``complication`` is noted, not graded)."""
+    validated(params)
+    tally = yield from _roll(params)
+    return RollResult(SYSTEM, str(params.code), tally.total, tuple(tally.faces), notes=tuple(tally.notes))
 
 
 def resolve_check(params: OpenD6Check) -> Resolution[CheckResult]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rules.dice import Face
+from rules.dice import Face, Role
 
 
 class Outcome(str, Enum):
@@ -79,4 +79,32 @@ def outcome_of(success: bool) -> Outcome:
 
 def describe_faces(faces: tuple[Face, ...]) -> str:
     """Faces as ``[wild 6, 6, 3] 4 2`` style text for human output."""
-    return " ".join(f"{f.role.value} {f.value}" if f.role else str(f.value) for f in faces)
+    def shown(face: Face) -> str:
+        # percentile dice read as their printed digits, so "tens 0 units 7" reads 7
+        value = face.digit if face.role in (Role.TENS, Role.UNITS) else face.value
+        return f"{face.role.value} {value}" if face.role else str(value)
+
+    return " ".join(map(shown, faces))
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """A roll with no difficulty: the total of a dice expression or die code and every face."""
+
+    system: str
+    expression: str
+    total: int
+    faces: tuple[Face, ...]
+    terms: tuple[dict[str, object], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        """One human line."""
+        notes = "".join(f"; {n}" for n in self.notes)
+        return f"{self.expression} = {self.total}; dice {describe_faces(self.faces)}{notes}"
+
+    def to_json(self) -> dict[str, object]:
+        """The same keys as a check, so scripts can read every command alike."""
+        return {"system": self.system, "expression": self.expression, "total": self.total, "difficulty": None,
+                "margin": None, "success": None, "outcome": None, "complication": None,
+                "faces": [f.to_json() for f in self.faces], "terms": list(self.terms), "notes": list(self.notes)}

@@ -200,3 +200,11 @@ def test_readings_carry_geometry_and_colour_from_the_namer() -> None:
     x0, y0, x1, y1 = reading.box
     assert x0 < 300 < x1 and y0 < 220 < y1
     assert reading.to_json()["value"] == 3 and reading.to_json()["status"] == "ok"
+
+
+@pytest.mark.parametrize("value", [2, 4, 6])
+def test_die_cut_by_the_frame_edge_is_not_read_short(value: int) -> None:
+    """Half a 2, 4 or 6 past the bottom of the frame must not read as the pips left in view."""
+    die = Die(value, (320, 472), 64, 0.0, WHITE, BLACK)
+    readings = read_frame(render_scene([die], (120, 170, 205), seed=value))
+    assert all(r.status is ReadStatus.UNREADABLE for r in readings), readings

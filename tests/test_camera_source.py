@@ -16,7 +16,7 @@ from reader.camera.reading import DieReading, ReadStatus
 from reader.camera.render import WARM, ClipThrow, RenderDie, Scene, ThrowPlan, render, render_clip, write_video
 from reader.camera.source import CameraSource, match_request
 from reader.camera.video import InputError, open_input
-from reader.cli.main import main
+from reader.cli.main import build_parser, main
 from rules.dice import DiceRequest, DieSpec, Role, requested
 from rules.notation import parse_die_code
 from rules.opend6 import OpenD6Check, resolve_check
@@ -120,13 +120,14 @@ def exploding(tmp_path_factory) -> tuple[Path, list[ClipThrow]]:
 
 def _check(source: CameraSource, code: str = "4D+1", difficulty: int = 15):
     from reader.cli.sources import designate
-    from argparse import Namespace
-    colours = Namespace(wild="red", tens=None)
+
+    options = build_parser().parse_args(["check", "opend6", "--code", code, "--difficulty", str(difficulty),
+                                         "--source", "camera:clip.avi", "--wild", "red"])
 
     async def run():
         try:
             return await drive_async(resolve_check(OpenD6Check(parse_die_code(code), difficulty)),
-                                     lambda request: source.throw(designate(request, colours)))
+                                     lambda request: source.throw(designate(request, options)))
         finally:
             await source.close()
     return asyncio.run(run())

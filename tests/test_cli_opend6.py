@@ -49,7 +49,13 @@ def test_check_explosion_chain(capsys):
         "system": "opend6", "total": 27, "difficulty": 15, "margin": 12, "success": True,
         "outcome": "critical_success", "complication": None}
     assert faces(result) == [(6, "wild"), (4, None), (2, None), (5, None), (6, "wild"), (3, "wild")]
-    assert result["faces"][0]["colour"] == "red"
+    assert "colour" not in result["faces"][0]  # scripted dice have no colour unless --wild names one
+
+
+def test_wild_colour_named_on_the_command_line(capsys):
+    result = resolved(capsys, "check", "opend6", "--code", "2D", "--difficulty", "5", "--faces", "3,4",
+                      "--wild", "green")
+    assert result["faces"][0]["colour"] == "green" and "colour" not in result["faces"][1]
 
 
 def test_check_cancel_is_the_default(capsys):

@@ -14,6 +14,7 @@ import pytest
 from rules import d6pool, d20, opend6, osr, true20
 from rules.d6pool import D6PoolAttack, D6PoolBlock, D6PoolCheck, D6PoolOpposed, PoolDifficulty, TieRule
 from rules.dice import DiceRequest, Face, Throw
+from rules.errors import RulesError
 from rules.notation import DieCode, parse_expression
 from rules.odds.dispatch import ODDS, odds_of
 from rules.odds.result import Odds, odds_from_leaves
@@ -33,12 +34,13 @@ CASES: list[tuple[Any, Callable[[Any], Any]]] = [
     (OpenD6Check(DieCode(1), 6, fate_point=True, bonus_pips=-1, related=(3,)), opend6.resolve_check),
     (OpenD6Check(DieCode(1), 3, bonus_dice=1, unskilled_modifier=5, rush=25), opend6.resolve_check),
     (OpenD6Opposed(OpenD6Roll(DieCode(1, 1)), OpenD6Roll(DieCode(1), critical=COMPLICATION)), opend6.resolve_opposed),
+    (OpenD6Roll(DieCode(2, 1), critical=COMPLICATION, character_points=1), opend6.resolve_roll),
     (D6PoolCheck(3, PoolDifficulty(11)), d6pool.resolve_check),
     (D6PoolCheck(2, PoolDifficulty(2, thrown=True)), d6pool.resolve_check),
     (D6PoolCheck(2, PoolDifficulty(14), helpers=1), d6pool.resolve_check),
     (D6PoolOpposed(2, 1), d6pool.resolve_opposed),
     (D6PoolOpposed(1, 2, TieRule.RESISTOR), d6pool.resolve_opposed),
-    (D6PoolOpposed(2, 2, TieRule.REROLL), d6pool.resolve_opposed),
+    (D6PoolOpposed(1, 2, TieRule.REROLL), d6pool.resolve_opposed),
     (D6PoolAttack(3, 2), d6pool.resolve_attack),
     (D6PoolAttack(2, 2, TieRule.REROLL), d6pool.resolve_attack),
     (D6PoolAttack(4), d6pool.resolve_attack),
@@ -59,7 +61,7 @@ CASES: list[tuple[Any, Callable[[Any], Any]]] = [
     (osr.OsrOutcomeTable(reroll_average=True), osr.resolve_outcome_table),
     (osr.OsrFate(2, 1), osr.resolve_fate),
     (d20.D20Check(3, 14), d20.check),
-    (d20.DiceRoll(parse_expression("2d4+d%-1d6+3")), d20.roll),
+    (d20.DiceRoll(parse_expression("1d4+d%-1d6+3")), d20.roll),
     (d20.DiceRoll(parse_expression("3d4"), multipliers=(2, 2), divisor=4, minimum=2), d20.roll),
 ]
 
@@ -68,10 +70,18 @@ def _id(case: tuple[Any, Any]) -> str:
     return type(case[0]).__name__
 
 
-def brute(params: Any, resolve: Callable[[Any], Any], depth: int = 9) -> Odds:
-    """Every throw of every request, no symmetry assumed, explosions and re-rolls cut at ``depth`` requests."""
-    leaves = enumerate_checks(lambda: resolve(params), max_requests=depth, symmetric=False)
-    return odds_from_leaves("brute", leaves)
+def brute(params: Any, resolve: Callable[[Any], Any]) -> Odds:
+    """Every throw of every request, no symmetry assumed, explosions and re-rolls cut as deep as affordable."""
+    deepest = None
+    for depth in range(2, 10):
+        try:
+            deepest = enumerate_checks(lambda: resolve(params), max_requests=depth, symmetric=False, max_leaves=8000)
+        except RulesError:
+            break
+        if not deepest.unresolved:
+            break
+    assert deepest is not None, "case too large to brute-force"
+    return odds_from_leaves("brute", deepest)
 
 
 def close(a: Fraction | None, b: Fraction | None, error: Fraction) -> bool:
@@ -216,9 +226,14 @@ def test_opposed_opend6_error_bound_is_printed_and_tiny() -> None:
 
 
 def test_single_check_odds_are_exact_without_truncation() -> None:
-    odds = odds_of("opend6", OpenD6Check(DieCode(3), 60, character_points=3), opend6.resolve_check)
-    assert odds.error == 0 and 0 < odds.success < Fraction(1, 10 ** 4)
-    assert sum(odds.outcomes.values()) == 1
+    from rules.odds.dist import mix
+    from rules.odds.opend6 import roll_parts
+
+    params = OpenD6Check(DieCode(3), 60, character_points=3)
+    odds = odds_of("opend6", params, opend6.resolve_check)
+    assert odds.error == 0 and sum(odds.outcomes.values()) == 1
+    # Far deeper chains than the engine chose give the very same fraction: nothing was truncated.
+    assert odds.success == mix(roll_parts(params, 25).values()).at_least(60)
 
 
 def test_automatic_difficulty_needs_no_dice() -> None:
@@ -227,8 +242,6 @@ def test_automatic_difficulty_needs_no_dice() -> None:
 
 
 def test_invalid_parameters_raise_the_resolvers_error() -> None:
-    from rules.errors import RulesError
-
     with pytest.raises(RulesError):
         odds_of("opend6", OpenD6Check(DieCode(2), 10, fate_point=True, character_points=1), opend6.resolve_check)
     with pytest.raises(RulesError):
@@ -242,3 +255,28 @@ def test_symmetric_enumeration_agrees_with_full_enumeration() -> None:
     assert len(folded.results) < len(full.results)
     assert odds_from_leaves("x", full).outcomes == odds_from_leaves("x", folded).outcomes
     assert full.unresolved == folded.unresolved
+
+
+@pytest.mark.parametrize("params,resolve", [
+    (D6PoolOpposed(2, 2, TieRule.REROLL), d6pool.resolve_opposed),
+    (D6PoolAttack(3, 2, TieRule.REROLL), d6pool.resolve_attack),
+])
+def test_rerolled_ties_are_exact_restarts(params: Any, resolve: Callable[[Any], Any]) -> None:
+    """The closed form (conditioning on no tie) equals enumerating one round and restarting the rest."""
+    odds = odds_of("d6pool", params, resolve)
+    restarted = odds_from_leaves("x", enumerate_checks(lambda: resolve(params), restart_after=2))
+    assert odds.success == restarted.success
+    assert dict(odds.total.items()) == dict(restarted.total.items())
+    assert dict(odds.margin.items()) == dict(restarted.margin.items())
+    assert odds.margin.prob(0) == 0
+
+
+def test_actions_without_a_module_fall_back_to_enumeration() -> None:
+    from rules.d6pool import D6PoolChallenge, D6PoolInitiative
+
+    params = D6PoolChallenge((D6PoolCheck(2, PoolDifficulty(7)), D6PoolCheck(1, PoolDifficulty(4))))
+    assert type(params) not in ODDS
+    odds = odds_of("d6pool", params, d6pool.resolve_challenge)
+    assert odds.success == brute(params, d6pool.resolve_challenge).success and odds.error == 0
+    with pytest.raises(RulesError, match="no success or total"):
+        odds_of("d6pool", D6PoolInitiative(("Ann", "Bob")), d6pool.resolve_initiative)

@@ -12,9 +12,10 @@ from rules.dice import Role
 from rules.errors import NotationError, RulesError
 from rules.notation import Constant, DiceTerm, is_die_code, parse_die_code, parse_expression
 from rules.protocol import drive
+from rules.result import RollResult
 
 
-def roll(text: str, faces: list[int], **options) -> d20.RollResult:
+def roll(text: str, faces: list[int], **options) -> RollResult:
     return drive(d20.roll(d20.DiceRoll(parse_expression(text), **options)), ScriptedDice(faces).throw_now)
 
 

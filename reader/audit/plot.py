@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rules.audit import DieAudit, Verdict
 from rules.errors import DicetableError
+
+if TYPE_CHECKING:  # OpenCV and numpy are imported only when a picture is drawn
+    import numpy
 
 PANEL_W, PANEL_H, MARGIN = 720, 260, 40
 #: BGR colours of the bars by verdict, and of the fair-die line.
@@ -18,7 +22,7 @@ class PlotError(DicetableError):
     """The histogram picture cannot be written."""
 
 
-def draw(audits: Sequence[tuple[str, DieAudit]]) -> "numpy.ndarray":  # noqa: F821 - numpy imported lazily
+def draw(audits: Sequence[tuple[str, DieAudit]]) -> numpy.ndarray:
     """One panel per die: a bar per face, the fair expectation as a line, the verdict as a title."""
     import cv2
     import numpy as np

@@ -14,8 +14,9 @@ from statistics import median
 
 import numpy as np
 
-from reader.camera.dice_finder import MAX_RADIUS_RATIO, FaceCandidate
-from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL
+from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
+from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutFit
+from reader.camera.pip_groups import MAX_RADIUS_RATIO
 from reader.camera.pips import Pip
 
 #: An empty pip spot must be at least this far from the pip level towards the body.
@@ -24,14 +25,19 @@ MIN_EMPTY_SPOT = 0.6
 MAX_BODY_STRAY = 0.4
 #: At least this share of those samples must be body for the candidate to be a die at all.
 MIN_BODY_SHARE = 0.5
-#: Where the face is sampled for occlusion, in units of the pip offset: a ring of points
-#: between the outer pips and the face's edge (about 2.2 out), clear of every pip spot.
-BODY_SAMPLES = np.array([[x * 1.75, y] for x in (-1, 1) for y in (-1, 0, 1)]
-                        + [[x, y * 1.75] for x in (-1, 0, 1) for y in (-1, 1)], float)
+#: Where the face is sampled for occlusion, in units of the pip offset: points between the
+#: outer pips and the face's edge (which is 1.8 to 2.4 out, depending on the dice), clear of
+#: every pip place, and out along both diagonals (beyond a 2's or 3's empty corners).
+BODY_SAMPLES = np.array([[x * 1.5, y * 0.5] for x in (-1, 1) for y in (-1, 1)]
+                        + [[x * 0.5, y * 1.5] for x in (-1, 1) for y in (-1, 1)]
+                        + [[x * 1.45, y * 1.45] for x in (-1, 1) for y in (-1, 1)], float)
 #: Pip rims wider than ``BLUR_SLOPE * radius + BLUR_OFFSET`` pixels mean a blurred die.
 BLUR_SLOPE, BLUR_OFFSET = 0.8, 2.0
 #: Pips much longer than the face's own foreshortening explains were smeared by motion.
 MAX_SMEAR = 0.3
+#: Highest confidence in a 1: a lone pip shows no layout to check, and clutter (a round
+#: mark, a key's symbol) can look like one.
+SINGLE_PIP_CONFIDENCE = 0.6
 #: A pip candidate this far out from the face centre (in pip offsets, per axis) is on the
 #: face: the edge is about 2.2 out.
 STRAY_REACH = 1.9
@@ -65,15 +71,18 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     radius = face.group.radius
     ink, body = face.group.pip_level, face.group.body_level
     body_points = fit.to_image(BODY_SAMPLES)
-    # a sample that lands on a pip's rim says nothing about occlusion (pips sit differently
-    # on different dice): keep those clear of every pip
+    # a sample that lands on a pip's blurred rim says nothing about occlusion (pips sit
+    # differently on different dice): keep those clear of every pip
     pip_xy = face.group.points
+    rim = 1.3 * radius + 1.0
     clear = np.min(np.hypot(body_points[:, None, 0] - pip_xy[None, :, 0],
-                            body_points[:, None, 1] - pip_xy[None, :, 1]), axis=1) > 1.7 * radius
+                            body_points[:, None, 1] - pip_xy[None, :, 1]), axis=1) > rim
     body_levels = _levels(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body)
     stray = np.abs(body_levels - 1)
     seen = stray[np.isfinite(stray)]
     die_like = bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
+    if _cut_by_frame(fit, grey.shape):
+        return Verdict("occluded", 0.0, die_like)
     if _stray_pip(face, others):
         return Verdict("ambiguous pips", 0.0, die_like)
     if median([p.edge_width for p in pips]) > BLUR_SLOPE * radius + BLUR_OFFSET:
@@ -87,12 +96,23 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         return Verdict("occluded", 0.0, die_like)  # the face runs off the frame
     if spot_levels.size and spot_levels.min() < MIN_EMPTY_SPOT:
         return Verdict("ambiguous pips", 0.0, die_like)
-    if stray.max() > MAX_BODY_STRAY:
+    if not stray.size or stray.max() > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like)
     margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - stray.max() / MAX_BODY_STRAY * 0.5]
     if spot_levels.size:
         margins.append(0.5 + 0.5 * min(1.0, (spot_levels.min() - MIN_EMPTY_SPOT) / (1 - MIN_EMPTY_SPOT)))
+    if fit.value == 1:
+        margins.append(SINGLE_PIP_CONFIDENCE)
     return Verdict(None, float(np.clip(min(margins), 0.0, 1.0)))
+
+
+def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:
+    """Whether the face may reach past the frame's edge, where pips would go unseen (a lone
+    pip is measured with the spacing of a typical die, not the small one it was fitted with)."""
+    axes = fit.axes * (DEFAULT_SPACING_RADII / SINGLE_SPACING_RADII if fit.value == 1 else 1.0)
+    corners = fit.centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * FACE_HALF @ axes.T
+    h, w = shape[:2]
+    return bool((corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any())
 
 
 def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:

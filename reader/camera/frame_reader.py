@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 from statistics import median
 
 import cv2
 import numpy as np
 
-from reader.camera.dice_finder import FACE_HALF, FaceCandidate, face_candidates, group_pips
+from reader.camera.dice_finder import FACE_HALF, FaceCandidate, face_candidates
 from reader.camera.face_checks import check_face
+from reader.camera.pip_groups import group_pips
 from reader.camera.pips import Pip, find_pips
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
 #: Names a die's colour: (image_bgr, candidate, table_reference_bgr or None) -> (name, confidence).
-ColourNamer = Callable[[np.ndarray, DieCandidate, "np.ndarray | None"], tuple[str, float]]
+ColourNamer = Callable[[np.ndarray, DieCandidate, np.ndarray | None], tuple[str, float]]
 
 SIDES = 6
 #: Pips that fit no face are reported as an unreadable die when there are at least this
@@ -22,7 +23,7 @@ SIDES = 6
 MIN_PIPS_UNFIT_DIE = 3
 #: Frames at least this many pixels on their short side are first searched at half size,
 #: which is kept when the pips there are still at least ``MIN_WORK_RADIUS`` pixels across.
-HALF_SIZE_FROM, MIN_WORK_RADIUS = 600, 3.0
+HALF_SIZE_FROM, MIN_WORK_RADIUS = 600, 2.5
 
 
 def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[DieReading]:

@@ -7,6 +7,7 @@ later stages can compare pips with one another whatever the image scale.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -40,7 +41,12 @@ def pip_block_size(shape: tuple[int, ...]) -> int:
 
 
 def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | None = None) -> list[Pip]:
-    """All pip candidates of either polarity in a grey image."""
+    """All pip candidates of either polarity in a grey image.
+
+    ``block`` is the neighbourhood a pip must stand out from (default: a tenth of the
+    frame's short side) and ``max_radius`` the largest pip radius looked for (default:
+    ``block / 2.5``).
+    """
     block = block or pip_block_size(grey.shape)
     max_radius = max_radius or block / 2.5
     smooth = cv2.GaussianBlur(grey, (3, 3), 0)
@@ -115,7 +121,7 @@ def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, 
     # what a pip's surrounding ring leaves out: the whole detected region around a lone
     # pip (its blurred rim), but only the inked part of a region that holds several pips
     # or a die's body (a die darker than the table)
-    lone = len(parts) == 1 and int(region.sum()) <= 4 * cv2.contourArea(parts[0][0]) + 4 * len(parts[0][0])
+    lone = len(parts) == 1 and int(region.sum()) <= 4 * (cv2.contourArea(parts[0][0]) + len(parts[0][0]))
     exclude = inked if lone else beyond | (inked & (region == 0))
     out = []
     for part, _ in parts:
@@ -146,7 +152,7 @@ def _outer_contours(mask: np.ndarray) -> list[tuple[np.ndarray, list[np.ndarray]
         return []
     links = hierarchy[0]
     out = []
-    for i, (c, h) in enumerate(zip(contours, links)):
+    for c, h in zip(contours, links):
         if h[3] >= 0:
             continue
         holes, child = [], h[2]
@@ -159,44 +165,45 @@ def _outer_contours(mask: np.ndarray) -> list[tuple[np.ndarray, list[np.ndarray]
 
 def _measure(own: np.ndarray, inked: np.ndarray, grey: np.ndarray, xa: int, ya: int,
              r_eq: float, dark: bool) -> Pip | None:
-    m = cv2.moments(own.astype(np.uint8), binaryImage=True)
+    m = cv2.moments(own.view(np.uint8), binaryImage=True)
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    spread = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
+    spread = math.hypot((mu20 - mu02) / 2, mu11)
     lam1, lam2 = (mu20 + mu02) / 2 + spread, (mu20 + mu02) / 2 - spread
     if lam2 <= 0:
         return None
-    roundness = float(np.sqrt(lam2 / lam1))
+    roundness = math.sqrt(lam2 / lam1)
     # a filled ellipse with these second moments has area 4*pi*sqrt(l1*l2)
-    fill = m["m00"] / (4 * np.pi * np.sqrt(lam1 * lam2))
+    fill = m["m00"] / (4 * math.pi * math.sqrt(lam1 * lam2))
     if not 0.65 <= fill <= 1.35 or roundness < 0.3:
         return None
     # levels are read on a grid of about a third of the radius: plenty, and fast for big pips
     step = max(1, int(r_eq / 3))
     grad = _gradient(grey)[::step, ::step]
     own, inked, grey = own[::step, ::step], inked[::step, ::step], grey[::step, ::step]
-    yy, xx = np.mgrid[0:own.shape[0], 0:own.shape[1]] * step
-    dist = np.hypot(xx - cx, yy - cy)
+    yy, xx = np.ogrid[0:own.shape[0], 0:own.shape[1]]
+    dist = np.hypot(xx * step - cx, yy * step - cy)
     # the ring leaves out every blob pixel, so close neighbours (the pips of a 6) do not count
     ring_sel = (dist >= 1.5 * r_eq + 0.5) & (dist <= 2.3 * r_eq + 1.5) & ~inked
-    if ring_sel.sum() < 8:
+    ring_vals = grey[ring_sel]
+    if ring_vals.size < 8:
         return None
-    ring_vals = np.sort(grey[ring_sel])
-    ring = float(ring_vals[ring_vals.size // 2])
+    ring_vals.sort()
+    n = ring_vals.size
+    ring = float(ring_vals[n // 2])
     core = grey[own & (dist <= max(0.7 * r_eq, 1.0 * step))]
     level = float(core.mean()) if core.size else float(grey[own].mean())
     contrast = ring - level if dark else level - ring
     if contrast < MIN_CONTRAST:
         return None
     # the ring must be the surface the pip is printed on: mostly uniform
-    spread_ring = float(ring_vals[ring_vals.size * 9 // 10]) - float(ring_vals[ring_vals.size // 10])
-    if spread_ring > 0.75 * contrast:
+    if float(ring_vals[n * 9 // 10]) - float(ring_vals[n // 10]) > 0.75 * contrast:
         return None
     rim = grad[(dist >= 0.5 * r_eq) & (dist <= 1.5 * r_eq + 1)]
-    steepest = float(np.sort(rim)[rim.size * 9 // 10]) if rim.size else 0.0
+    steepest = float(np.partition(rim, rim.size * 9 // 10)[rim.size * 9 // 10]) if rim.size else 0.0
     edge_width = contrast / max(steepest, 1e-3)
-    angle = 0.5 * float(np.arctan2(2 * mu11, mu20 - mu02))
-    return Pip(xa + cx, ya + cy, r_eq, roundness, angle, float(contrast), level, ring, edge_width, dark)
+    angle = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
+    return Pip(xa + cx, ya + cy, r_eq, roundness, angle, contrast, level, ring, edge_width, dark)
 
 
 def _gradient(grey: np.ndarray) -> np.ndarray:

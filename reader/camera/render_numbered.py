@@ -98,11 +98,11 @@ def draw_die(kind: str, shown: int, look: NumberedLook) -> tuple[np.ndarray, np.
     image = np.empty((CANVAS, CANVAS, 3), np.float32)
     image[:] = body
     top = _polygon(_TOP[kind], 1.0 if kind != "d10" and kind != "d00" else 1.2, -90.0, radius * 0.55)
-    # facets: the side faces a little darker than the top face
+    # facets: the side faces a little darker than the top face, with soft edges as on moulded dice
     shade = np.zeros((CANVAS, CANVAS), np.uint8)
     cv2.fillPoly(shade, [np.round(top).astype(np.int32)], 255, cv2.LINE_AA)
-    image *= (0.8 + 0.2 * shade.astype(np.float32) / 255.0)[..., None]
-    cv2.polylines(image, [np.round(top).astype(np.int32)], True, (body * 0.6).tolist(), 2, cv2.LINE_AA)
+    shade = cv2.GaussianBlur(shade, (0, 0), 3)
+    image *= (0.88 + 0.12 * shade.astype(np.float32) / 255.0)[..., None]
     c = CANVAS / 2
     text = label(kind, shown)
     marked = kind != "d00" and shown in (6, 9)

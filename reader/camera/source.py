@@ -71,7 +71,8 @@ class Verdict:
 
 
 def _same_die(a: DieReading, b: DieReading) -> bool:
-    reach = max(a.box[2] - a.box[0], a.box[3] - a.box[1]) * 0.3
+    """The same die lying where it lay (or nudged by half its size while the others were thrown)."""
+    reach = max(a.box[2] - a.box[0], a.box[3] - a.box[1]) * 0.5
     return (abs(a.center[0] - b.center[0]) <= reach and abs(a.center[1] - b.center[1]) <= reach
             and a.value == b.value and a.colour == b.colour)
 

@@ -164,11 +164,13 @@ def run_demo(args: argparse.Namespace) -> int:
     from reader.camera.colour import ColourNames
     from reader.camera.source import CameraSource
     from reader.camera.video import open_input
+    from reader.cli.main import build_parser
     from reader.cli.sources import designate
-    from rules.notation import parse_die_code
     from rules.opend6 import OpenD6Check, resolve_check
     from rules.protocol import drive_async
 
+    check = build_parser().parse_args(["check", "opend6", "--code", "4D+1", "--difficulty", "15",
+                                       "--source", f"camera:{args.clip}", "--wild", "red"])
     frames = open_input(str(args.clip))
     say = print
     say(f"dicetable demo: the clip {args.clip.name} stands in for a webcam over the table.")
@@ -176,12 +178,11 @@ def run_demo(args: argparse.Namespace) -> int:
         "(a 6 on it explodes: it is thrown again and added).")
     say("Frames are read only once the dice have settled; motion and hands are skipped.\n")
     source = CameraSource(frames, ColourNames.load(), notify=lambda text: say(f"  dicetable: {text}"), trace=say)
-    colours = argparse.Namespace(wild="red", tens=None)
 
     async def play():
         try:
-            return await drive_async(resolve_check(OpenD6Check(parse_die_code("4D+1"), 15)),
-                                     lambda request: source.throw(designate(request, colours)))
+            return await drive_async(resolve_check(OpenD6Check(check.code, check.difficulty)),
+                                     lambda request: source.throw(designate(request, check)))
         finally:
             await source.close()
 

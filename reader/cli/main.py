@@ -1,4 +1,4 @@
-"""``dicetable``: resolve tabletop checks with real or virtual dice."""
+"""dicetable: resolve tabletop checks with real dice (camera, smart dice, a dice-table board) or virtual ones."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from reader.cli.actions import Action
 from reader.cli.sources import add_source_options, open_source, designate
@@ -53,17 +54,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _resolver_runner(action: Action):
     def run(args: argparse.Namespace) -> int:
-        resolution = action.build(args)
-        return run_resolution(resolution, args)
+        return run_resolution(action.build(args), args, action.system, action.parse(args), action.resolve)
     return run
 
 
-def run_resolution(resolution: Resolution, args: argparse.Namespace) -> int:
-    """Show the exact odds, drive ``resolution`` against the chosen source (logging every throw), print the result."""
-    from reader.cli.odds_cmd import action_params, odds_before_throw
+def run_resolution(resolution: Resolution, args: argparse.Namespace, system: str | None = None,
+                   params: object = None, resolve: Callable[[Any], Resolution] | None = None) -> int:
+    """Show the exact odds, drive ``resolution`` against the chosen source (logging every throw), print the result.
 
-    params = action_params(args)
-    odds = odds_before_throw(args, params)
+    ``system``, ``params`` and ``resolve`` describe the check being resolved, for its odds
+    line and the roll log; commands without them show no odds.
+    """
+    from reader.cli.odds_cmd import odds_before_throw
+
+    odds = odds_before_throw(args, system, params, resolve) if resolve is not None else None
     if odds is not None and not args.json:
         print(odds.summary(), flush=True)
     result = asyncio.run(_drive(resolution, args, params))

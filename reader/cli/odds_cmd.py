@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from fractions import Fraction
 from typing import Any
 
 #: Cumulative mass after which the printed distribution says "N or more" instead of listing.
@@ -58,36 +57,20 @@ def run(action: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def action_params(args: argparse.Namespace) -> Any:
-    """The parameters of the ``ACTION SYSTEM`` command ``args`` were parsed for (``None`` for other commands)."""
-    from reader.cli.systems import ACTIONS
-
-    action = _action_of(args, ACTIONS)
-    return None if action is None else action.parse(args)
-
-
-def _action_of(args: argparse.Namespace, actions: list[Any]) -> Any:
-    key = (getattr(args, "command", None), getattr(args, "system", None))
-    return next((a for a in actions if (a.name, a.system) == key), None)
-
-
-def odds_before_throw(args: argparse.Namespace, params: Any) -> Any:
-    """The odds ``dicetable ACTION SYSTEM`` shows before asking for the throw, or ``None``.
+def odds_before_throw(args: argparse.Namespace, system: str, params: Any, resolve: Any) -> Any:
+    """The odds a resolving command shows before asking for the throw, or ``None``.
 
     None with ``--no-odds``, for a secret roll not revealed (odds would hint at its
-    difficulty), for commands that are not actions, and when the odds are too costly to
-    enumerate (the check itself still runs).
+    difficulty), and when the odds are too costly to enumerate (the check itself still runs).
     """
-    from reader.cli.systems import ACTIONS
     from rules.errors import RulesError
     from rules.odds.dispatch import odds_of
 
-    action = _action_of(args, ACTIONS)
     hidden = getattr(params, "secret", False) and not getattr(args, "reveal", False)
-    if getattr(args, "no_odds", False) or action is None or hidden:
+    if getattr(args, "no_odds", False) or hidden:
         return None
     try:
-        return odds_of(action.system, params, action.resolve)
+        return odds_of(system, params, resolve)
     except RulesError:
         return None
 
@@ -121,6 +104,8 @@ def _same_shape(a: Any, b: Any) -> bool:
 
 def _histogram(dist: Any) -> list[str]:
     """One line per value, the far ends (under 0.005% each) folded into ``N or less`` / ``N+``."""
+    from fractions import Fraction
+
     from rules.odds.result import pct
 
     items = list(dist.items())

@@ -73,8 +73,13 @@ def open_source(args: argparse.Namespace) -> DiceSource:
 
 
 def designate(request: DiceRequest, args: argparse.Namespace) -> DiceRequest:
-    """Give designated dice the colours named on the command line (wild red unless told otherwise)."""
-    colours = {Role.WILD: args.wild or "red", Role.TENS: args.tens}
+    """Give designated dice the colours named on the command line.
+
+    On the table (camera, smart dice, board) the wild die is red unless told otherwise;
+    virtual and scripted dice have no colour unless one is named.
+    """
+    on_table = getattr(args, "faces", None) is None and getattr(args, "source", "virtual") != "virtual"
+    colours = {Role.WILD: args.wild or ("red" if on_table else None), Role.TENS: args.tens}
     if not any(spec.role in colours and spec.colour is None and colours[spec.role] for spec in request.dice):
         return request
     dice = tuple(replace(spec, colour=colours[spec.role]) if spec.role in colours and spec.colour is None else spec

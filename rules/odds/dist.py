@@ -165,6 +165,9 @@ def die(sides: int) -> Dist:
 
 def convolve(a: Dist, b: Dist) -> Dist:
     """The distribution of the sum of two independent variables."""
+    for x, y in ((a, b), (b, a)):
+        if y.denom == 1:  # a constant: a shift
+            return Dist(x.low + y.low, x.counts, x.denom, x.tail)
     width = _width(a.denom * b.denom)
     sums = _unpack(_pack(a.counts, width) * _pack(b.counts, width), width, len(a.counts) + len(b.counts) - 1)
     return _censor(a.low + b.low, sums, a.denom * b.denom, [t.top + o.low for t, o in ((a, b), (b, a)) if t.tail])

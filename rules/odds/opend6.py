@@ -28,8 +28,8 @@ from fractions import Fraction
 from rules.odds.dist import Dist, constant, convolve, die, exploding, explode_depth_for, from_counts, mix, repeat
 from rules.odds.tree import needs_dice
 from rules.odds.result import Odds, missing_as_tail
-from rules.opend6 import SYSTEM, CriticalOption, OpenD6Check, OpenD6Opposed, OpenD6Roll, resolve_check, \
-    resolve_opposed
+from rules.opend6 import (SYSTEM, CriticalOption, OpenD6Check, OpenD6Opposed, OpenD6Roll, resolve_check,
+                          resolve_opposed, resolve_roll)
 from rules.result import Outcome
 
 SIXTH = Fraction(1, 6)
@@ -60,7 +60,8 @@ def roll_parts(params: OpenD6Roll, depth: int) -> dict[str, tuple[Fraction, Dist
     """The total of one roll for each first throw of the wild die: ``one``, ``six``, ``middle``."""
     plain_dice = params.dice - 1
     plain = repeat(die(6), plain_dice)
-    bonus = repeat(exploding(6, depth), params.character_points + params.character_points_after)
+    wild = exploding(6, depth)
+    bonus = repeat(wild, params.character_points + params.character_points_after)
     offset = params.pips + params.related_modifier
     if params.critical is CriticalOption.CANCEL:
         one = convolve(sum_minus_highest(plain_dice), bonus)
@@ -68,7 +69,7 @@ def roll_parts(params: OpenD6Roll, depth: int) -> dict[str, tuple[Fraction, Dist
         one = plain + bonus + 1
     rest = plain + bonus
     return {"one": (SIXTH, one + offset),
-            "six": (SIXTH, rest + exploding(6, depth) + (6 + offset)),
+            "six": (SIXTH, rest + wild + (6 + offset)),
             "middle": (4 * SIXTH, rest + Dist(2, (1, 1, 1, 1), 4) + offset)}
 
 
@@ -118,6 +119,15 @@ def _gravities(one: Dist, difficulty: int, weight: Fraction) -> dict[str, Fracti
             "complication_disaster": weight * (1 - minor - moderate - serious)}
 
 
+def roll_odds(params: OpenD6Roll) -> Odds:
+    """A die code rolled with no difficulty: the distribution of its total (tail censored, exact)."""
+    needs_dice(resolve_roll(params))
+    parts = roll_parts(params, SHOWN_DEPTH)
+    return Odds(SYSTEM, None, {}, Fraction(0), mix(parts.values()), None,
+                notes=("exact: the exploding dice's unbounded tail is held as one censored mass",
+                       "the wild die's first throw is a 1 one time in 6"))
+
+
 def opposed_odds(params: OpenD6Opposed) -> Odds:
     """Odds of an opposed roll, from the initiator's side; exact to within the printed error bound."""
     needs_dice(resolve_opposed(params))
@@ -160,4 +170,4 @@ def difference(a: Dist, b: Dist) -> tuple[dict[int, Fraction], Fraction]:
     return {m: Fraction(c, denom) for m, c in counts.items()}, Fraction(denom - known, denom)
 
 
-ODDS = {OpenD6Check: check_odds, OpenD6Opposed: opposed_odds}
+ODDS = {OpenD6Check: check_odds, OpenD6Opposed: opposed_odds, OpenD6Roll: roll_odds}

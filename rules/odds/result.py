@@ -78,12 +78,13 @@ def pct(p: Fraction) -> str:
 
 
 def describe_range(d: Dist) -> str:
-    """``9-45, mean 31.5`` (or ``9+`` for an unbounded total)."""
+    """``9-45, mean 31.50``, or ``9 and up, median 31`` for an unbounded total."""
     values = [v for v, _ in d.items()]
     low = values[0] if values else d.top
-    if d.tail:
-        return f"{low} and up"
-    return f"{low}-{values[-1]}, mean {float(d.mean()):.2f}"
+    if not d.tail:
+        return f"{low}-{values[-1]}, mean {float(d.mean()):.2f}"
+    median = next((v for v in values if d.at_most(v) >= Fraction(1, 2)), None)
+    return f"{low} and up" + (f", median {median}" if median is not None else "")
 
 
 def odds_from_leaves(system: str, leaves: Leaves, notes: Iterable[str] = ()) -> Odds:

@@ -27,7 +27,7 @@ from rules.errors import RulesError
 from rules.protocol import Resolution
 
 #: Leaves enumerated before giving up (keeps ``dicetable odds`` interactive).
-MAX_LEAVES = 200_000
+MAX_LEAVES = 100_000
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from reader.camera.numbered import topface
 from calibration.faces import FaceModel
 
 #: A face is accepted only with at least this (refined) correlation with a taught view ...
-MIN_SCORE = 0.55
+MIN_SCORE = 0.5
 #: ... and this lead over the best different face.
 MIN_MARGIN = 0.05
 #: How many of the best rotation matches are refined over shifts.
@@ -43,10 +43,11 @@ def match(ink: np.ndarray, models: list[FaceModel]) -> Match:
     if not models:
         return Match(None, None, 0.0, 0.0, "no face model")
     rotated = topface.rotated_vectors(ink)
+    energy = (rotated * rotated).sum(axis=1)[:, None]
     # Stage 1: the best angle and view of every face of every model, on coarse patches.
     coarse: dict[tuple[int, int], tuple[float, int, float]] = {}  # (model, shown) -> (score, view, angle)
     for mi, model in enumerate(models):
-        scores = rotated @ templates(model)[0].T  # (angles, views)
+        scores = templates(model).coarse.scores(rotated, energy)  # (angles, views)
         best_angle = scores.argmax(axis=0)
         for vi, ai in enumerate(best_angle):
             key = (mi, int(model.shown[vi]))
@@ -55,7 +56,7 @@ def match(ink: np.ndarray, models: list[FaceModel]) -> Match:
                 coarse[key] = (score, vi, float(topface.ANGLES[ai]))
     # Stage 2: the few best faces again, allowing for a pixel or two of centring error.
     best_keys = sorted(coarse, key=lambda k: -coarse[k][0])[:REFINE]
-    refined = {key: _refine(ink, templates(models[key[0]])[1][coarse[key][1]], coarse[key][2]) for key in best_keys}
+    refined = {key: _refine(ink, templates(models[key[0]]).fine, coarse[key][1], coarse[key][2]) for key in best_keys}
     ranked = sorted(refined.items(), key=lambda kv: -kv[1])
     (mi, shown), score = ranked[0]
     second_key, second = ranked[1] if len(ranked) > 1 else ((mi, -1), -1.0)
@@ -69,22 +70,69 @@ def match(ink: np.ndarray, models: list[FaceModel]) -> Match:
     return Match(models[mi], shown, score, margin, None, best, runner_up)
 
 
-def templates(model: FaceModel) -> tuple[np.ndarray, np.ndarray]:
-    """The model's coarse and fine view descriptors, computed once per loaded model."""
+@dataclass(frozen=True)
+class Bank:
+    """A model's views at one level: what is particular to each face, and what all faces share.
+
+    ``particular`` rows are unit descriptors of (view - common part); ``common`` rows are the
+    common part's descriptor in each view's frame. Comparing residuals keeps the facet edges
+    and outline every face of a die shows from drowning the printed number.
+    """
+
+    particular: np.ndarray  # (N, D) unit rows
+    common: np.ndarray  # (N, D)
+
+    def scores(self, queries: np.ndarray, energy: np.ndarray) -> np.ndarray:
+        """Correlations of (query - common) with each particular row: (queries, views)."""
+        along = queries @ self.particular.T - (self.common * self.particular).sum(axis=1)[None, :]
+        rest = energy - 2 * queries @ self.common.T + (self.common * self.common).sum(axis=1)[None, :]
+        return along / np.sqrt(np.maximum(rest, 1e-9))
+
+
+@dataclass(frozen=True)
+class Templates:
+    """A model's banks for the rotation search (coarse) and the refinement (fine)."""
+
+    coarse: Bank
+    fine: Bank
+
+
+def templates(model: FaceModel) -> Templates:
+    """The model's banks, computed once per loaded model."""
     key = id(model.inks)
     cached = _TEMPLATES.get(key)
     if cached is None or cached[0] is not model.inks:
         if len(_TEMPLATES) > 64:  # models reloaded many times in a long session
             _TEMPLATES.clear()
-        cached = (model.inks, topface.coarse_templates(model.inks), topface.fine_templates(model.inks))
+        cached = (model.inks, _build(model))
         _TEMPLATES[key] = cached
-    return cached[1], cached[2]
+    return cached[1]
 
 
-_TEMPLATES: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_TEMPLATES: dict[int, tuple[np.ndarray, Templates]] = {}
+
+#: Below this many different faces the common part is not estimated (it would be the faces themselves).
+MIN_FACES_FOR_COMMON = 3
 
 
-def _refine(ink: np.ndarray, template: np.ndarray, angle: float) -> float:
+def _build(model: FaceModel) -> Templates:
+    inks = [i.reshape(topface.PATCH, topface.PATCH) for i in np.asarray(model.inks, np.float32)]
+    if len(set(int(s) for s in model.shown)) >= MIN_FACES_FOR_COMMON:
+        # Turn every view onto the first one (the shared facets and outline line them up),
+        # average, and turn the average back into each view's frame.
+        first = topface.COARSE.normalise(topface.COARSE.shrink(inks[:1]))[0]
+        angles = [float(topface.ANGLES[int(np.argmax(topface.rotated_vectors(i) @ first))]) for i in inks]
+        mean = np.mean([topface.turn(i, a) for i, a in zip(inks, angles)], axis=0)
+        common = [topface.turn(mean, -a) for a in angles]
+    else:
+        common = [np.zeros_like(i) for i in inks]
+    residual = [i - c for i, c in zip(inks, common)]
+    return Templates(*(Bank(level.normalise(level.shrink(residual)), level.describe(level.shrink(common)))
+                       for level in (topface.COARSE, topface.FINE)))
+
+
+def _refine(ink: np.ndarray, bank: Bank, view: int, angle: float) -> float:
     """Best correlation of ``ink`` with one taught view around ``angle`` over small shifts."""
     half = topface.ANGLE_STEP / 2
-    return max(topface.shifted_scores(topface.turned(ink, angle + da), template) for da in (-half, 0.0, half))
+    return max(topface.shifted_scores(topface.turned(ink, angle + da), bank.particular[view], bank.common[view])
+               for da in (-half, 0.0, half))

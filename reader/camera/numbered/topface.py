@@ -20,15 +20,16 @@ from reader.camera.numbered.finder import DieBlob
 #: Side of the normalised patch in pixels.
 PATCH = 64
 #: The patch spans this many equivalent radii either side of the centre.
-SPAN = float(__import__("os").environ.get("SPAN", "1.15"))
+SPAN = 1.15
 #: Rotation search step in degrees.
 ANGLE_STEP = 5
 ANGLES = np.arange(0, 360, ANGLE_STEP, dtype=np.float64)
 #: Median window (patch pixels) wider than a stroke: the reference a stroke is compared with.
 STROKE_WINDOW = 9
+#: The weight ends at this many equivalent radii (the die's outline lies beyond).
+DISC = 1.0
 #: Gaussian weight width, in equivalent radii: most of the weight is on the top face.
-DISC = float(__import__("os").environ.get("DISC", "1.0"))
-WEIGHT_SIGMA = float(__import__("os").environ.get("WS", "0.6"))
+WEIGHT_SIGMA = 0.6
 
 
 def _weight(size: int) -> np.ndarray:
@@ -49,13 +50,23 @@ class Level:
     def inside(self) -> np.ndarray:
         return self.weight > 0
 
-    def normalise(self, rows: np.ndarray) -> np.ndarray:
-        """Weighted, zero-mean, unit-length rows (a dot product is then a normalised correlation)."""
+    def describe(self, rows: np.ndarray) -> np.ndarray:
+        """Rows as descriptors: ``sqrt(w) * (x - weighted mean of x)`` over the die's disc."""
         w = self.weight[self.inside]
         rows = rows[:, self.inside]
-        rows = (rows - (rows @ w)[:, None] / w.sum()) * np.sqrt(w)[None, :]
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        return (rows / np.maximum(norms, 1e-6)).astype(np.float32)
+        return ((rows - (rows @ w)[:, None] / w.sum()) * np.sqrt(w)[None, :]).astype(np.float32)
+
+    def normalise(self, rows: np.ndarray) -> np.ndarray:
+        """Unit-length descriptors (a dot product is then a normalised correlation)."""
+        rows = self.describe(rows)
+        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+
+    def shrink(self, inks: np.ndarray) -> np.ndarray:
+        """Flattened full-size patches brought to this level's size."""
+        if self.size == PATCH:
+            return np.asarray(inks, np.float32).reshape(len(inks), -1)
+        return np.asarray([cv2.resize(i.reshape(PATCH, PATCH), (self.size, self.size),
+                                      interpolation=cv2.INTER_AREA).ravel() for i in inks], np.float32)
 
 
 #: The rotation search runs on a half-size patch; the best few matches are refined at full size.
@@ -89,16 +100,11 @@ def ink_patch(image_bgr: np.ndarray, blob: DieBlob) -> np.ndarray:
     return cv2.GaussianBlur(ink, (0, 0), 0.8)
 
 
-def coarse_templates(inks: np.ndarray) -> np.ndarray:
-    """Coarse descriptors of taught views (``inks``: N x PATCH*PATCH), one row each."""
-    small = [cv2.resize(i.reshape(PATCH, PATCH), (COARSE.size, COARSE.size), interpolation=cv2.INTER_AREA).ravel()
-             for i in inks]
-    return COARSE.normalise(np.asarray(small, np.float32).reshape(len(inks), -1))
-
-
-def fine_templates(inks: np.ndarray) -> np.ndarray:
-    """Full-size descriptors of taught views, one row each."""
-    return FINE.normalise(np.asarray(inks, np.float32).reshape(len(inks), -1))
+def turn(ink: np.ndarray, angle: float) -> np.ndarray:
+    """``ink`` turned by ``angle`` degrees about the patch centre."""
+    c = (PATCH - 1) / 2
+    return cv2.warpAffine(ink, cv2.getRotationMatrix2D((c, c), float(angle), 1.0), (PATCH, PATCH),
+                          flags=cv2.INTER_LINEAR)
 
 
 def rotated_vectors(ink: np.ndarray) -> np.ndarray:
@@ -110,7 +116,7 @@ def rotated_vectors(ink: np.ndarray) -> np.ndarray:
         m = cv2.getRotationMatrix2D((c, c), float(angle), size / PATCH)
         m[:, 2] += (size - 1) / 2 - c  # the die's centre goes to the small patch's centre
         rows[i] = cv2.warpAffine(ink, m, (size, size), flags=cv2.INTER_LINEAR).ravel()
-    return COARSE.normalise(rows)
+    return COARSE.describe(rows)
 
 
 def turned(ink: np.ndarray, angle: float, reach: int = 2) -> np.ndarray:
@@ -121,22 +127,29 @@ def turned(ink: np.ndarray, angle: float, reach: int = 2) -> np.ndarray:
     return cv2.warpAffine(ink, m, (PATCH + 2 * reach, PATCH + 2 * reach), flags=cv2.INTER_LINEAR)
 
 
-def shifted_scores(canvas: np.ndarray, template: np.ndarray) -> float:
-    """Best normalised correlation of a fine template with ``canvas`` (from :func:`turned`) over shifts.
-
-    The fine descriptor of a window is ``sqrt(w) * (x - mean_w(x))`` over its norm; a template is
-    orthogonal to ``sqrt(w)``, so the numerator is a plain correlation with ``template * sqrt(w)``
-    and the window norms come from correlations with ``w``: three small ``matchTemplate`` calls
-    instead of one descriptor per shift.
-    """
+def _kernel(descriptor: np.ndarray) -> np.ndarray:
     kernel = np.zeros(PATCH * PATCH, np.float32)
-    kernel[FINE.inside] = template * np.sqrt(FINE.weight[FINE.inside])
+    kernel[FINE.inside] = descriptor * np.sqrt(FINE.weight[FINE.inside])
+    return kernel.reshape(PATCH, PATCH)
+
+
+def shifted_scores(canvas: np.ndarray, template: np.ndarray, common: np.ndarray) -> float:
+    """Best correlation of a fine template with ``canvas`` (from :func:`turned`) over shifts.
+
+    The window's descriptor ``d`` (see :meth:`Level.describe`) loses the model's ``common``
+    part (what every face shares, in the template's frame) before it is compared:
+    ``(d - common) . template / |d - common|``. Every term is a correlation of the canvas with
+    a fixed kernel (descriptors are orthogonal to ``sqrt(w)``), so a few small
+    ``matchTemplate`` calls replace one descriptor per shift.
+    """
     weight = FINE.weight.reshape(PATCH, PATCH)
-    numerator = cv2.matchTemplate(canvas, kernel.reshape(PATCH, PATCH), cv2.TM_CCORR)
+    along = cv2.matchTemplate(canvas, _kernel(template), cv2.TM_CCORR)
+    shared = cv2.matchTemplate(canvas, _kernel(common), cv2.TM_CCORR)
     total = cv2.matchTemplate(canvas, weight, cv2.TM_CCORR)
     squares = cv2.matchTemplate(canvas * canvas, weight, cv2.TM_CCORR)
-    variance = np.maximum(squares - total * total / float(weight.sum()), 1e-9)
-    return float((numerator / np.sqrt(variance)).max())
+    energy = squares - total * total / float(weight.sum())
+    rest = np.maximum(energy - 2 * shared + float(common @ common), 1e-9)
+    return float(((along - float(common @ template)) / np.sqrt(rest)).max())
 
 
 def ink_length() -> int:

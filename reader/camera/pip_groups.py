@@ -1,0 +1,189 @@
+"""Group pip candidates into faces.
+
+Pips of one face lie on one uniform surface: the straight path between two of them
+crosses only the die's body (no gap, seam or shadow between two touching dice, no table),
+and they are alike (one size, one foreshortening, one ink, one lighting). Pips are linked
+when that holds; linked pips that form no real face are split at their weakest links.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from statistics import median
+
+import numpy as np
+
+from reader.camera.layouts import LayoutError, fit_layout
+from reader.camera.pips import Pip
+
+#: Farthest two pips of one face can be, in pip radii (the diagonal of a 2 or a 6).
+MAX_LINK_RADII = 9.5
+#: Two pips of one face have radii within this ratio.
+MAX_RADIUS_RATIO = 1.6
+#: Pips of one face are foreshortened alike: the less round of two is at least this
+#: fraction as round as the other.
+MIN_ROUNDNESS_RATIO = 0.7
+#: Pips of one face sit on one equally lit plane: their surroundings differ by at most
+#: this fraction of the pip contrast (another face of the die is shaded differently).
+MAX_RING_DIFFERENCE = 0.12
+#: Pips of one face are printed alike: the fainter of two has at least this fraction of
+#: the other's contrast (merged strokes of a side face are fainter than round top pips).
+MIN_CONTRAST_RATIO = 0.7
+#: A group that is no real face is only split at a link weaker than this: a visible seam
+#: or shading step between the pips, or pips unlike each other.
+MAX_CUT_LINK = 0.85
+#: Along the path between two pips of one face the grey level stays at least this far
+#: (as a fraction of the pip contrast) from the pip level towards the body level.
+MIN_PATH_BODY = 0.6
+
+
+@dataclass(frozen=True)
+class PipGroup:
+    """Pips (of one polarity) that lie on one continuous surface."""
+
+    pips: tuple[Pip, ...]
+
+    @cached_property
+    def points(self) -> np.ndarray:
+        return np.array([(p.x, p.y) for p in self.pips], float)
+
+    @cached_property
+    def radius(self) -> float:
+        return median([p.radius for p in self.pips])
+
+    @cached_property
+    def body_level(self) -> float:
+        return median([p.ring for p in self.pips])
+
+    @cached_property
+    def pip_length(self) -> float:
+        """Median pip half-length (radius along the pip's long axis, which foreshortening keeps)."""
+        return median([p.radius / np.sqrt(p.roundness) for p in self.pips])
+
+    @cached_property
+    def squash(self) -> np.ndarray:
+        """The face's foreshortening as its pips show it: a 2x2 map that keeps the pips' long
+        axis and shortens the other by their roundness (round pips: the identity)."""
+        doubled = sum(np.exp(2j * p.angle) for p in self.pips)
+        angle = float(np.angle(doubled)) / 2
+        roundness = median([p.roundness for p in self.pips])
+        c, s = np.cos(angle), np.sin(angle)
+        rot = np.array([[c, -s], [s, c]])
+        return rot @ np.diag([1.0, roundness]) @ rot.T
+
+    @cached_property
+    def pip_level(self) -> float:
+        return median([p.level for p in self.pips])
+
+
+def group_pips(pips: list[Pip], grey: np.ndarray) -> list[PipGroup]:
+    """Split pip candidates into groups that each lie on one face.
+
+    Pips are linked when they may share a face, each link scored by how clearly the path
+    between them stays on the body and how alike the two pips are. Linked pips whose
+    layout is not a real face (two touching dice, a side face joined to a top face) are
+    split at their weakest links until every part is a face or a lone pip.
+    """
+    if not pips:
+        return []
+    xy = np.array([(p.x, p.y) for p in pips], float)
+    radii = np.array([p.radius for p in pips])
+    links: list[tuple[float, int, int]] = []
+    alike = _alike(pips, xy)
+    for i, j in zip(*np.nonzero(np.triu(alike > 0, 1))):
+        score = path_score(grey, pips[i], pips[j], xy, radii)
+        if score >= MIN_PATH_BODY:
+            links.append((score * float(alike[i, j]), int(i), int(j)))
+    groups: list[PipGroup] = []
+    for members in _components(range(len(pips)), links):
+        groups.extend(_split(members, links, pips))
+    return groups
+
+
+def _alike(pips: list[Pip], xy: np.ndarray) -> np.ndarray:
+    """For every pair of pips, how alike they are (1 = same size, shape, ink and
+    surroundings), or 0 when they cannot share a face (too unlike, or too far apart)."""
+    radius, roundness, contrast, ring, dark = (np.array([getattr(p, k) for p in pips], float)
+                                               for k in ("radius", "roundness", "contrast", "ring", "dark"))
+
+    def ratio(v: np.ndarray) -> np.ndarray:
+        return np.minimum.outer(v, v) / np.maximum.outer(v, v)
+
+    r_ratio, round_ratio, c_ratio = ratio(radius), ratio(roundness), ratio(contrast)
+    ring_gap = np.abs(np.subtract.outer(ring, ring))
+    mean_contrast = np.add.outer(contrast, contrast) / 2
+    distance = np.hypot(np.subtract.outer(xy[:, 0], xy[:, 0]), np.subtract.outer(xy[:, 1], xy[:, 1]))
+    ok = ((dark[:, None] == dark[None, :]) & (r_ratio >= 1 / MAX_RADIUS_RATIO)
+          & (round_ratio >= MIN_ROUNDNESS_RATIO) & (c_ratio >= MIN_CONTRAST_RATIO)
+          & (ring_gap <= MAX_RING_DIFFERENCE * mean_contrast)
+          & (distance <= MAX_LINK_RADII * np.add.outer(radius, radius) / 2))
+    likeness = r_ratio * round_ratio * c_ratio * (1 - ring_gap / np.maximum.outer(contrast, contrast))
+    return np.where(ok, likeness, 0.0)
+
+
+def _components(nodes, links: list[tuple[float, int, int]]) -> list[list[int]]:
+    nodes = list(nodes)
+    parent = {i: i for i in nodes}
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for _, i, j in links:
+        if i in parent and j in parent:
+            parent[root(i)] = root(j)
+    out: dict[int, list[int]] = {}
+    for i in nodes:
+        out.setdefault(root(i), []).append(i)
+    return list(out.values())
+
+
+def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[Pip]) -> list[PipGroup]:
+    """``members`` as one group if they form a face, else split at the weakest link."""
+    group = PipGroup(tuple(pips[i] for i in members))
+    if len(members) == 1 or _is_face(group):
+        return [group]
+    inner = sorted((lk for lk in links if lk[1] in members and lk[2] in members), reverse=True)
+    if not inner or inner[-1][0] > MAX_CUT_LINK:
+        return [group]  # no seam and no unlike pip to cut at: one face, and not a real one
+    weakest = inner[-1][0]
+    kept = [lk for lk in inner if lk[0] > weakest]
+    out: list[PipGroup] = []
+    for part in _components(members, kept):
+        out.extend(_split(part, kept, pips))
+    return out
+
+
+def _is_face(group: PipGroup) -> bool:
+    try:
+        fit_layout(group.points, group.squash)
+    except LayoutError:
+        return False
+    return True
+
+
+def path_score(grey: np.ndarray, a: Pip, b: Pip, xy: np.ndarray, radii: np.ndarray) -> float:
+    """How clearly the straight path from pip ``a`` to pip ``b`` stays on the body.
+
+    The darkest (for dark pips) point of the path, as a fraction of the way from the pip
+    level (0) to the body level (1); 1 for a path that runs over pips only.
+    """
+    body = (a.ring + b.ring) / 2
+    ink = (a.level + b.level) / 2
+    length = float(np.hypot(b.x - a.x, b.y - a.y))
+    t = np.linspace(0, 1, max(int(length), 2))
+    px = a.x + t * (b.x - a.x)
+    py = a.y + t * (b.y - a.y)
+    # leave out the pips themselves (and any other pip the path runs over)
+    mid = ((a.x + b.x) / 2, (a.y + b.y) / 2)
+    near = np.flatnonzero(np.hypot(xy[:, 0] - mid[0], xy[:, 1] - mid[1]) < length / 2 + 2 * radii + 1)
+    dist = np.hypot(px[:, None] - xy[None, near, 0], py[:, None] - xy[None, near, 1])
+    free = np.all(dist > 1.5 * radii[near] + 1, axis=1)
+    if free.sum() < 2:
+        return 1.0
+    h, w = grey.shape
+    vals = grey[np.clip(np.rint(py[free]).astype(int), 0, h - 1), np.clip(np.rint(px[free]).astype(int), 0, w - 1)]
+    return float(((vals.astype(float) - ink) / (body - ink)).min())
