@@ -29,7 +29,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration.faces import SHOWN, FaceModel  # noqa: E402
-from reader.camera.numbered.finder import find_dice  # noqa: E402
 from reader.camera.numbered.frame import read_numbered  # noqa: E402
 from reader.camera.numbered.kinds import value_of  # noqa: E402
 from reader.camera.numbered.teaching import (View, build_model, labelled_photos, single_die,  # noqa: E402

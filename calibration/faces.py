@@ -40,6 +40,7 @@ class FaceModel:
     radius: float = 0.0  # median die radius (pixels) in the taught views
     body_lab: tuple[float, float, float] = (0.0, 0.0, 0.0)
     convention: str | None = None  # d4 only: "vertex" or "edge" (where its number is read)
+    elongation: float = 0.0  # median long/short side of the outline's bounding rectangle (0: unknown)
 
     @property
     def name(self) -> str:
@@ -70,7 +71,8 @@ def save_face_model(model: FaceModel, folder: Path | None = None) -> Path:
     write_json(path, {"format": FORMAT, "kind": model.kind, "colour": model.colour,
                       "radius": round(float(model.radius), 2),
                       "body_lab": [round(float(v), 2) for v in model.body_lab],
-                      "convention": model.convention, "views": int(len(model.shown)),
+                      "convention": model.convention, "elongation": round(float(model.elongation), 3),
+                      "views": int(len(model.shown)),
                       "length": int(model.inks.shape[1]), "arrays": arrays.name,
                       "missing": model.missing()})
     return path
@@ -87,7 +89,7 @@ def load_face_model(path: Path, length: int | None = None) -> FaceModel:
             inks = np.asarray(arrays["inks"], np.float32)
         body = tuple(float(v) for v in meta["body_lab"])
         model = FaceModel(str(meta["kind"]), meta["colour"], shown, inks, float(meta["radius"]),
-                          (body[0], body[1], body[2]), meta.get("convention"))
+                          (body[0], body[1], body[2]), meta.get("convention"), float(meta.get("elongation", 0.0)))
     except (KeyError, TypeError, ValueError, IndexError, OSError) as err:
         raise CalibrationError(f"face model {path} is damaged ({err}); teach it again with "
                                "'dicetable calibrate faces'") from None

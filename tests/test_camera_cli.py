@@ -82,7 +82,7 @@ def test_read_human_output(tmp_path, capsys) -> None:
                                   ["check", "opend6", "--code", "3D", "--difficulty", "10", "--source", "camera:9"],
                                   ["check", "opend6", "--code", "3D", "--difficulty", "10", "--source",
                                    "camera:/no/such/clip.avi"],
-                                  ["read", "--expect", "d20", "PLACEHOLDER"]])
+                                  ["read", "--expect", "d7", "PLACEHOLDER"]])
 def test_missing_inputs_are_one_line_and_exit_2(argv, tmp_path, capsys) -> None:
     _photo(tmp_path / "t.png")
     argv = [str(tmp_path / "t.png") if a == "PLACEHOLDER" else a for a in argv]

@@ -17,6 +17,9 @@ import numpy as np
 MIN_PIP_AREA = 6
 #: A pip must differ from its surrounding ring by at least this many grey levels.
 MIN_CONTRAST = 22.0
+#: A region holds a pip only if some pixel of it stands out from the neighbourhood's mean
+#: by at least this fraction of ``MIN_CONTRAST`` (the region itself reaches half of it).
+STRONG_FRACTION = 0.7
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
     for dark in (True, False):
         diff = cv2.subtract(local, smooth) if dark else cv2.subtract(smooth, local)
         mask = cv2.threshold(diff, MIN_CONTRAST * 0.5, 1, cv2.THRESH_BINARY)[1]
-        pips.extend(_blobs(mask, smooth, dark, max_radius))
+        pips.extend(_blobs(mask, smooth, diff, dark, max_radius))
     return _without_containers(pips)
 
 
@@ -71,8 +74,9 @@ def _without_containers(pips: list[Pip]) -> list[Pip]:
     return [p for p, h in zip(pips, holds.any(axis=1)) if not h]
 
 
-def _blobs(mask: np.ndarray, grey: np.ndarray, dark: bool, max_radius: float) -> list[Pip]:
-    """Pips inside the regions of ``mask`` (pixels that stand out from their neighbourhood).
+def _blobs(mask: np.ndarray, grey: np.ndarray, diff: np.ndarray, dark: bool, max_radius: float) -> list[Pip]:
+    """Pips inside the regions of ``mask`` (pixels that stand out from their neighbourhood
+    by ``diff``).
 
     A region is first cut at half its contrast (halfway between its ink and its
     surroundings): that separates pips the loose detection threshold merged (the close
@@ -82,14 +86,22 @@ def _blobs(mask: np.ndarray, grey: np.ndarray, dark: bool, max_radius: float) ->
     """
     height, width = grey.shape
     max_side = 2 * max_radius
+    regions = _outer_contours(mask)
+    if not regions:
+        return []
+    boxes = _bounding_boxes([c for c, _ in regions])
+    x0s, y0s, ws, hs = boxes.T
+    # most regions are sensor grain or texture: told apart all at once by their size and by
+    # holding no pixel that stands out clearly (counted over the box from an integral image)
+    strong = cv2.integral(cv2.threshold(diff, STRONG_FRACTION * MIN_CONTRAST, 1, cv2.THRESH_BINARY)[1],
+                          sdepth=cv2.CV_32S)
+    strong_count = (strong[y0s + hs, x0s + ws] - strong[y0s, x0s + ws] - strong[y0s + hs, x0s] + strong[y0s, x0s])
+    # a blob cut by the frame's edge cannot be measured (and a pip there is a cut-off die)
+    keep = ((strong_count > 0) & (x0s > 0) & (y0s > 0) & (x0s + ws < width) & (y0s + hs < height)
+            & (ws * hs >= MIN_PIP_AREA) & (np.maximum(ws, hs) <= 4 * max_side))
     out: list[Pip] = []
-    for contour, holes in _outer_contours(mask):
-        x0, y0, w, h = cv2.boundingRect(contour)
-        # a blob cut by the frame's edge cannot be measured (and a pip there is a cut-off die)
-        if x0 == 0 or y0 == 0 or x0 + w >= width or y0 + h >= height:
-            continue
-        if w * h < MIN_PIP_AREA or max(w, h) > 4 * max_side:
-            continue
+    for k in np.flatnonzero(keep):
+        (contour, holes), (x0, y0, w, h) = regions[k], (int(v) for v in boxes[k])
         pad = int(np.ceil(1.2 * min(w, h, max_side))) + 2
         xa, ya = max(0, x0 - pad), max(0, y0 - pad)
         xb, yb = min(width, x0 + w + pad), min(height, y0 + h + pad)
@@ -144,6 +156,15 @@ def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, 
     return out
 
 
+def _bounding_boxes(contours: list[np.ndarray]) -> np.ndarray:
+    """(x, y, width, height) of each contour's bounding box, as an N x 4 int array."""
+    points = np.concatenate(contours).reshape(-1, 2)
+    starts = np.cumsum([0] + [len(c) for c in contours[:-1]])
+    low = np.minimum.reduceat(points, starts)
+    high = np.maximum.reduceat(points, starts)
+    return np.column_stack([low, high - low + 1])
+
+
 def _outer_contours(mask: np.ndarray) -> list[tuple[np.ndarray, list[np.ndarray]]]:
     """Every region as its outer boundary and its holes' boundaries, also regions lying in
     another region's hole (a light pip on a dark die ringed by a lighter table)."""
@@ -179,7 +200,7 @@ def _measure(own: np.ndarray, inked: np.ndarray, grey: np.ndarray, xa: int, ya: 
         return None
     # levels are read on a grid of about a third of the radius: plenty, and fast for big pips
     step = max(1, int(r_eq / 3))
-    grad = _gradient(grey)[::step, ::step]
+    window = grey
     own, inked, grey = own[::step, ::step], inked[::step, ::step], grey[::step, ::step]
     yy, xx = np.ogrid[0:own.shape[0], 0:own.shape[1]]
     dist = np.hypot(xx * step - cx, yy * step - cy)
@@ -199,7 +220,7 @@ def _measure(own: np.ndarray, inked: np.ndarray, grey: np.ndarray, xa: int, ya: 
     # the ring must be the surface the pip is printed on: mostly uniform
     if float(ring_vals[n * 9 // 10]) - float(ring_vals[n // 10]) > 0.75 * contrast:
         return None
-    rim = grad[(dist >= 0.5 * r_eq) & (dist <= 1.5 * r_eq + 1)]
+    rim = _gradient(window)[::step, ::step][(dist >= 0.5 * r_eq) & (dist <= 1.5 * r_eq + 1)]
     steepest = float(np.partition(rim, rim.size * 9 // 10)[rim.size * 9 // 10]) if rim.size else 0.0
     edge_width = contrast / max(steepest, 1e-3)
     angle = 0.5 * math.atan2(2 * mu11, mu20 - mu02)

@@ -33,9 +33,12 @@ from rules.errors import DicetableError, ThrowMismatch
 #: Reads every die of one kind in a frame: (image_bgr, colour namer) -> readings.
 FrameReader = Callable[[np.ndarray, ColourNamer | None], list[DieReading]]
 
-#: The frame reader for each kind of die, as "module:function" (imported when first used).
-#: Numbered dice add theirs here, e.g. ``FRAME_READERS[20] = "reader.camera.numbered...:read_d20"``.
-FRAME_READERS: dict[int, str] = {6: "reader.camera.frame_reader:read_frame"}
+#: The frame reader for each kind of die, as "module:function" (imported when first used):
+#: pips for the d6, the taught faces of ``dicetable calibrate faces`` for numbered dice.
+FRAME_READERS: dict[int, str] = {
+    6: "reader.camera.frame_reader:read_frame",
+    **{sides: f"reader.camera.numbered.frame:read_d{sides}" for sides in (4, 8, 10, 12, 20)},
+}
 
 
 class CameraTimeout(DicetableError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -17,10 +18,15 @@ from rules.errors import DicetableError
 from rules.protocol import Resolution, drive_async
 
 PROG = "dicetable"
+_ROLE = re.compile(r":\w+:`~?([^`]+)`")
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr and exit code 2."""
+
+    def format_help(self) -> str:
+        # descriptions come from docstrings: show their reStructuredText markup as plain quotes
+        return _ROLE.sub(r"\1", super().format_help()).replace("``", "'")
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")

@@ -35,6 +35,16 @@ class DieBlob:
         """The blob's centroid (x, y)."""
         return (self.x, self.y)
 
+    @property
+    def elongation(self) -> float:
+        """Long over short axis of the outline's second moments (the same at any rotation): a
+        d10 or a long d4 is clearly longer than wide, a d8, d12 or d20 nearly round."""
+        m = cv2.moments(self.contour)
+        a, b, c = m["mu20"], m["mu02"], m["mu11"]
+        spread = np.sqrt(((a - b) / 2) ** 2 + c * c)
+        major, minor = (a + b) / 2 + spread, (a + b) / 2 - spread
+        return float(np.sqrt(major / max(minor, 1e-9)))
+
 
 def _background_colour(lab: np.ndarray) -> np.ndarray:
     """The most common Lab colour of the frame's middle, in bins of 16: the camera looks at the play area."""

@@ -4,7 +4,8 @@ The functions :func:`read_d4` ... :func:`read_d20` have the camera source's fram
 signature ``(image_bgr, namer) -> list[DieReading]`` and read the dice a request of that many
 sides can be answered with (a d10 request is answered by plain d10s and by d00 tens dice, whose
 ``00``..``90`` read 10, 1..9). Each die found on the play area is matched against the models
-of the allowed kinds whose taught size fits; a die no face clearly matches is reported
+of the allowed kinds whose taught size and shape (how elongated its outline is: a d10's kite
+against a d20's near-hexagon) fit; a die no face clearly matches is reported
 unreadable with the reason ("ambiguous", "unknown face"), never guessed.
 """
 
@@ -18,7 +19,7 @@ import numpy as np
 
 from calibration.faces import FaceModel, faces_dir, load_face_models
 from calibration.store import CalibrationError
-from reader.camera.frame_reader import ColourNamer
+from reader.camera.frame_reader import ColourNamer, table_reference
 from reader.camera.numbered import topface
 from reader.camera.numbered.finder import DieBlob, find_dice
 from reader.camera.numbered.kinds import SIDES, label, value_of
@@ -27,6 +28,8 @@ from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
 #: A die may look this much larger or smaller than when it was taught (camera height, zoom).
 SIZE_RANGE = (0.5, 2.0)
+#: ... and this much more or less elongated (perspective away from the middle of the view).
+SHAPE_RANGE = (1 / 1.2, 1.2)
 
 
 def kinds_for(sides: int) -> set[str]:
@@ -54,10 +57,10 @@ def candidate(blob: DieBlob, shape: tuple[int, ...], ink: np.ndarray | None = No
 
 
 def _fits(model: FaceModel, blob: DieBlob) -> bool:
-    if model.radius <= 0:
-        return True
-    ratio = blob.radius / model.radius
-    return SIZE_RANGE[0] <= ratio <= SIZE_RANGE[1]
+    """Whether ``blob`` has the size and shape of the dice ``model`` was taught on."""
+    if model.radius > 0 and not SIZE_RANGE[0] <= blob.radius / model.radius <= SIZE_RANGE[1]:
+        return False
+    return model.elongation <= 0 or SHAPE_RANGE[0] <= blob.elongation / model.elongation <= SHAPE_RANGE[1]
 
 
 def read_numbered(image_bgr: np.ndarray, namer: ColourNamer | None = None, kinds: Iterable[str] | None = None,
@@ -81,7 +84,6 @@ def read_numbered(image_bgr: np.ndarray, namer: ColourNamer | None = None, kinds
         verdict = match(ink, fitting)
         cand = candidate(blob, image_bgr.shape, ink)
         if namer is not None and table is None:
-            from reader.camera.frame_reader import table_reference
             table = table_reference(image_bgr, [candidate(b, image_bgr.shape) for b in blobs])
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         kind = verdict.model.kind if verdict.model is not None else _likely_kind(verdict, fitting)

@@ -18,9 +18,9 @@ from reader.camera.numbered import topface
 from calibration.faces import FaceModel
 
 #: A face is accepted only with at least this (refined) correlation with a taught view ...
-MIN_SCORE = 0.5
+MIN_SCORE = 0.65
 #: ... and this lead over the best different face.
-MIN_MARGIN = 0.05
+MIN_MARGIN = 0.08
 #: How many of the best rotation matches are refined over shifts.
 REFINE = 4
 

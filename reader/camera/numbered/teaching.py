@@ -19,12 +19,15 @@ from calibration.faces import SHOWN, FaceModel
 from reader.camera.numbered import topface
 from reader.camera.numbered.finder import DieBlob, find_dice
 from reader.camera.numbered.kinds import check_kind, label
-from reader.camera.numbered.model import match
+from reader.camera.numbered.model import MIN_FACES_FOR_COMMON, match
 from rules.errors import DicetableError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 #: Views kept per face in a live session (more only slow reading down).
 VIEWS_PER_FACE = 3
+#: A live view is filed without asking only when it matches a taught face this well: while
+#: few faces are known, a new face can still clear the reader's own lower bar.
+SURE_SCORE = 0.8
 
 
 class TeachingError(DicetableError):
@@ -38,6 +41,7 @@ class View:
     ink: np.ndarray
     radius: float
     body_lab: tuple[float, float, float]
+    elongation: float
 
 
 def view_of(image_bgr: np.ndarray, blob: DieBlob) -> View:
@@ -47,7 +51,8 @@ def view_of(image_bgr: np.ndarray, blob: DieBlob) -> View:
     x, y, w, h = cv2.boundingRect(blob.contour)
     lab = cv2.cvtColor(image_bgr[y:y + h, x:x + w], cv2.COLOR_BGR2LAB)
     body = np.median(lab[mask[y:y + h, x:x + w] > 0], axis=0)
-    return View(topface.ink_patch(image_bgr, blob), blob.radius, (float(body[0]), float(body[1]), float(body[2])))
+    return View(topface.ink_patch(image_bgr, blob), blob.radius, (float(body[0]), float(body[1]), float(body[2])),
+                blob.elongation)
 
 
 def single_die(image_bgr: np.ndarray, name: str) -> DieBlob:
@@ -72,8 +77,9 @@ def build_model(kind: str, colour: str | None, labelled: list[tuple[int, View]],
     inks = np.stack([v.ink.ravel() for _, v in labelled]).astype(np.float32)
     body = np.median(np.array([v.body_lab for _, v in labelled]), axis=0)
     radius = float(np.median([v.radius for _, v in labelled]))
+    elongation = float(np.median([v.elongation for _, v in labelled]))
     return FaceModel(kind, colour, shown, inks, radius, (float(body[0]), float(body[1]), float(body[2])),
-                     convention)
+                     convention, elongation)
 
 
 def labelled_photos(folder: Path, kind: str) -> list[tuple[Path, int]]:
@@ -140,7 +146,8 @@ class TeachingSession:
 
     A view the session recognises clearly (against the views taught so far) is stored under
     that face; a view it is unsure about is held until the player names the face with
-    :meth:`answer`. The very first view of every face must be named by the player.
+    :meth:`answer`. The first view of every face, and every view until three faces are
+    known, is named by the player.
     """
 
     kind: str
@@ -164,14 +171,17 @@ class TeachingSession:
         if len(blobs) != 1:
             return Step(f"show exactly one {self.kind} on the table (see {len(blobs)} dice)")
         view = view_of(image_bgr, blobs[0])
-        known = self.model() if self.views else None
+        # Until a few faces are known, their shared facets make any new face look familiar:
+        # every view is asked about.
+        known = self.model() if len(set(s for s, _ in self.views)) >= MIN_FACES_FOR_COMMON else None
         verdict = match(view.ink, [known]) if known is not None else None
-        if verdict is not None and verdict.shown is not None:
+        if verdict is not None and verdict.shown is not None and verdict.score >= SURE_SCORE:
             self._add(verdict.shown, view)
             return Step(f"saw {label(self.kind, verdict.shown)} - {self._progress()}")
         self.pending = view
-        guess = verdict.runner_up[1] if verdict is not None and verdict.runner_up else None
-        return Step(f"which face is up? (type the number{self._hint()})", needs_answer=True, guess=guess)
+        guess = verdict.best[1] if verdict is not None and verdict.best else None
+        looks = f"it looks like {label(self.kind, guess)}; " if guess is not None else ""
+        return Step(f"which face is up? ({looks}type the number{self._hint()})", needs_answer=True, guess=guess)
 
     def answer(self, shown: int) -> Step:
         """The player names the face of the view held by :meth:`offer`."""
