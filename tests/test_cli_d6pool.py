@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from reader.cli import d6pool as cli
-from test_cli_opend6 import dicetable, faces, options_without_help, resolved  # the command line in-process
+from cli_run import dicetable, options_without_help, resolved  # the command line in-process
+from test_cli_opend6 import faces
 
 
 def test_check_against_a_number(capsys):

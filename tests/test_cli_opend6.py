@@ -2,40 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
-import json
 
 import pytest
 
 from reader.cli import opend6 as cli
-from reader.cli.actions import Action
-from reader.cli.main import main
-
-
-def dicetable(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run the command line; returns (exit code, stdout, stderr)."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def resolved(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
-    code, out, err = dicetable(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
-
-
-def options_without_help(actions: list[Action]) -> list[str]:
-    """Every option of these actions that has no help text."""
-    missing = []
-    for action in actions:
-        parser = argparse.ArgumentParser()
-        action.configure(parser)
-        missing += [f"{action.name} {action.system} {opt.dest}" for opt in parser._actions if not opt.help]
-    return missing
+from cli_run import dicetable, options_without_help, resolved  # the command line in-process
 
 
 def faces(result: dict) -> list[tuple[int, str | None]]:

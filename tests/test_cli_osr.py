@@ -8,24 +8,8 @@ import json
 import pytest
 
 from reader.cli import osr as cli
-from reader.cli.main import main
+from cli_run import dicetable as run_cli, resolved as json_of  # the command line in-process
 from rules.dice import Face, Throw
-
-
-def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``dicetable argv``."""
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = stop.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def json_of(capsys, *argv: str) -> dict:
-    code, out, err = run_cli(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 @pytest.mark.parametrize("difficulty, dc", [([], 16), (["--difficulty", "easy"], 11),

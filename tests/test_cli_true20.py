@@ -3,28 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 import pytest
 
 from reader.cli import true20 as cli
-from reader.cli.main import main
-
-
-def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``dicetable argv``."""
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = stop.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def json_of(capsys, *argv: str) -> dict:
-    code, out, err = run_cli(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+from cli_run import dicetable as run_cli, resolved as json_of  # the command line in-process
 
 
 def test_check_prints_the_result_fields(capsys):

@@ -55,7 +55,7 @@ def test_6_and_9_are_told_apart_by_their_mark_and_tens_read_as_values(kind: str)
         image = render_table([PlacedDie(kind, shown, look, 500, 300, turn, WIDTH)], seed=7)
         (reading,) = read_numbered(image, None, {kind}, [model])
         assert reading.status is ReadStatus.OK and reading.value == shown // (10 if kind == "d00" else 1)
-    image = render_table([PlacedDie(kind, 0, look, 700, 400, 90.0, WIDTH)], seed=8)
+    image = render_table([PlacedDie(kind, 0, look, 700, 400, 180.0, WIDTH)], seed=8)
     (zero,) = read_numbered(image, None, {kind}, [model])
     assert zero.value == 10 and zero.sides == 10  # a d10's 0 and a d00's 00 both read 10
 
