@@ -42,6 +42,18 @@ def test_read_prints_one_json_line_per_image_in_pixel_coordinates(tmp_path, caps
         assert x0 < t.centre[0] < x1 and y0 < t.centre[1] < y1
 
 
+def test_read_checks_the_expected_number_of_dice(tmp_path, capsys) -> None:
+    _photo(tmp_path / "table.png")
+    assert main(["read", str(tmp_path / "table.png"), "--expect", "3d6", "--json"]) == 0
+    (line,) = _lines(capsys.readouterr().out)
+    assert "problem" not in line
+    assert main(["read", str(tmp_path / "table.png"), "--expect", "4d6", "--json"]) == 0
+    captured = capsys.readouterr()
+    (line,) = _lines(captured.out)
+    assert line["problem"] == "expected 4 dice, found 3"
+    assert "expected 4 dice, found 3" in captured.err
+
+
 def test_read_a_folder_and_annotate(tmp_path, capsys) -> None:
     folder = tmp_path / "photos"
     folder.mkdir()

@@ -28,6 +28,7 @@ class Die:
     body: tuple[int, int, int]
     pips: tuple[int, int, int]
     squash: float = 1.0  # foreshortening of the face along its rotated y axis
+    pip_radius: float = PIP_RADIUS  # as a fraction of the face side
 
 
 def face_points(die: Die, canonical: np.ndarray) -> np.ndarray:
@@ -45,7 +46,7 @@ def draw_die(img: np.ndarray, die: Die, shade: float = 0.7) -> None:
         if (p + q)[1] / 2 > die.centre[1]:  # edges on the camera's side show their side face
             _poly(img, np.array([p, q, q + drop, p + drop]), tuple(int(c * shade) for c in die.body))
     _poly(img, corners, die.body)
-    r = PIP_RADIUS * die.side
+    r = die.pip_radius * die.side
     for x, y in face_points(die, CANONICAL[die.value] * PIP_OFFSET * 2):
         cv2.ellipse(img, (int(round(x * 16)), int(round(y * 16))), (int(r * 16), int(r * die.squash * 16)),
                     die.angle, 0, 360, die.pips, -1, cv2.LINE_AA, shift=4)
@@ -208,3 +209,63 @@ def test_die_cut_by_the_frame_edge_is_not_read_short(value: int) -> None:
     die = Die(value, (320, 472), 64, 0.0, WHITE, BLACK)
     readings = read_frame(render_scene([die], (120, 170, 205), seed=value))
     assert all(r.status is ReadStatus.UNREADABLE for r in readings), readings
+
+
+#: Dark dice whose pips are coloured, on light tables: pips lighter than the die but
+#: darker than the table (or darker than both), which stand out from neither's average.
+DARK_DICE = [
+    ((20, 20, 20), (200, 60, 30), (200, 200, 200)),   # black die, blue pips, light grey table
+    ((20, 20, 20), (40, 40, 200), (120, 170, 205)),   # black die, red pips, light wood
+    ((25, 25, 25), (60, 180, 60), (120, 170, 205)),   # black die, green pips, light wood
+    ((90, 30, 20), (40, 180, 220), (200, 200, 200)),  # navy die, gold pips, light grey
+    ((40, 40, 200), (20, 20, 20), (200, 200, 200)),   # red die, black pips, light grey
+]
+
+
+def _read_six(body: tuple[int, int, int], pips: tuple[int, int, int], table: tuple[int, int, int],
+              side: float, **die: float) -> list[tuple[int, int | None]]:
+    """Every face on one table; (shown, read) for each die found (read None: unreadable)."""
+    rng = np.random.default_rng(int(side))
+    dice = [Die(v, (110 + (v - 1) % 3 * 200, 130 + (v - 1) // 3 * 220), side, float(rng.uniform(0, 90)), body, pips,
+                **die) for v in range(1, 7)]
+    readings = read_frame(render_scene(dice, table, seed=3))
+    found = []
+    for d in dice:
+        near = [r for r in readings if np.hypot(r.center[0] - d.centre[0], r.center[1] - d.centre[1]) < side]
+        found.extend((d.value, r.value) for r in near)
+    assert len(found) == len(readings), "a reading away from every die"
+    return found
+
+
+@pytest.mark.parametrize("palette", range(len(DARK_DICE)))
+@pytest.mark.parametrize("side", [36, 60])
+def test_dark_dice_with_coloured_pips_are_never_misread(palette: int, side: int) -> None:
+    found = _read_six(*DARK_DICE[palette], side)
+    assert all(read in (None, shown) for shown, read in found), found
+
+
+@pytest.mark.parametrize("palette", [1, 2, 3])
+def test_coloured_pips_darker_than_the_table_are_found(palette: int) -> None:
+    found = _read_six(*DARK_DICE[palette], 60)
+    assert sorted(read for _, read in found if read is not None) == [1, 2, 3, 4, 5, 6], found
+
+
+@pytest.mark.parametrize("side", [30, 36, 44])
+def test_small_pips_far_apart_are_not_read_as_fewer(side: int) -> None:
+    """Pips small for their face lie many radii apart: a 2 must not read as two 1s, nor a
+    3 as a 2 or 1 (at worst they are unreadable)."""
+    found = _read_six(WHITE, BLACK, (120, 170, 205), side, pip_radius=0.06)
+    assert all(read in (None, shown) for shown, read in found), found
+    assert sum(read == shown for shown, read in found) >= 4, found
+
+
+@pytest.mark.parametrize("side", [40, 60, 90])
+def test_large_frames_are_read_at_the_scale_their_pips_allow(side: int) -> None:
+    rng = np.random.default_rng(side)
+    dice = [Die(v, (200 + (v - 1) % 3 * 400, 200 + (v - 1) // 3 * 330), side, float(rng.uniform(0, 90)), WHITE, BLACK)
+            for v in range(1, 7)]
+    readings = read_frame(render_scene(dice, (120, 170, 205), size=(1280, 720), seed=side))
+    for die in dice:
+        got = reading_at(readings, die.centre, side / 2)
+        assert got is not None and got.value == die.value, (die.value, readings)
+        assert abs(got.center[0] - die.centre[0]) < side / 8 and abs(got.center[1] - die.centre[1]) < side / 8

@@ -13,7 +13,7 @@ from statistics import median
 
 import numpy as np
 
-from reader.camera.layouts import LayoutError, LayoutFit, fit_layout
+from reader.camera.layouts import LayoutFit
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup
 
 #: Half the side of a d6 face, in units of the pip offset ``a`` (pips sit ~0.22 of the
@@ -58,12 +58,7 @@ class FaceCandidate:
 
 def face_candidates(groups: list[PipGroup]) -> list[FaceCandidate]:
     """Fit every group to the d6 layouts and keep one face per die (its top face)."""
-    faces: list[FaceCandidate] = []
-    for g in groups:
-        try:
-            faces.append(FaceCandidate(g, fit_layout(g.points, g.squash, SINGLE_SPACING_RADII * g.pip_length), None))
-        except LayoutError as err:
-            faces.append(FaceCandidate(g, None, str(err)))
+    faces = [FaceCandidate(g, *g.layout(SINGLE_SPACING_RADII * g.pip_length)) for g in groups]
     return _drop_side_faces(faces)
 
 
@@ -74,7 +69,8 @@ def _axes(face: FaceCandidate, spacing_radii: float) -> np.ndarray:
         return face.group.squash * spacing_radii * face.group.pip_length
     if face.fit is not None:
         return face.fit.axes
-    return np.eye(2) * float(np.hypot(*(face.group.points - face.centre).T).max()) / np.sqrt(2)
+    spread = float(np.hypot(*(face.group.points - face.centre).T).max()) / np.sqrt(2)
+    return np.eye(2) * max(spread, face.group.pip_length)
 
 
 def _drop_side_faces(faces: list[FaceCandidate]) -> list[FaceCandidate]:
@@ -92,62 +88,66 @@ def _drop_side_faces(faces: list[FaceCandidate]) -> list[FaceCandidate]:
     """
     order = sorted(faces, key=lambda f: (-round(f.roundness, 2), -len(f.group.pips)))
     ratios = [f.fit.spacing / f.pip_length for f in faces if f.fit is not None and f.fit.value > 1]
-    spacing_radii = median(ratios) if ratios else DEFAULT_SPACING_RADII
-    inverse = {id(f): np.linalg.pinv(_axes(f, spacing_radii)) for f in faces}
-
-    def near(face: FaceCandidate, top: FaceCandidate, reach: float) -> bool:
-        """Whether ``face``'s centre is within ``reach`` half-sides of ``top``'s, in ``top``'s units."""
-        return float(np.hypot(*(inverse[id(top)] @ (face.centre - top.centre)))) < reach * FACE_HALF
-
-    towards_camera = _towards_camera(order, near)
-    kept: list[FaceCandidate] = []
-    for f in order:
-        if not any(_within_die(f, top, towards_camera, near) for top in kept):
-            kept.append(f)
+    pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII)
+    kept: list[int] = []
+    for i in range(len(order)):
+        if not any(pairs.within_die(i, top) for top in kept):
+            kept.append(i)
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
     # faces of one die, the one towards the camera is the side face whatever their shapes
-    return [f for f in kept if not any(g is not f and _in_front_of(f, g, towards_camera, near) for g in kept)]
+    return [order[i] for i in kept if not any(j != i and pairs.in_front_of(i, j) for j in kept)]
 
 
-def _towards_camera(order: list[FaceCandidate], near) -> np.ndarray:
-    """Unit image direction from a top face to the side faces seen with it."""
-    votes = np.zeros(2)
-    for i, top in enumerate(order):
-        for side in order[i + 1:]:
-            if side.roundness < SIDE_ROUNDNESS_RATIO * top.roundness and near(side, top, SIDE_REACH_OBLIQUE):
-                step = side.centre - top.centre
-                votes += step / max(float(np.hypot(*step)), 1e-9)
-    norm = float(np.hypot(*votes))
-    return votes / norm if norm > 0 else np.array([0.0, 1.0])
+class _Pairs:
+    """How the faces (in order) lie relative to one another: ``units[i, j]`` is the distance
+    of face i's centre from face j's in face j's own units (pip offsets along its axes,
+    which undoes the camera's foreshortening), ``along[i, j]`` the cosine between the step
+    from j to i and the direction towards the camera."""
 
+    def __init__(self, faces: list[FaceCandidate], spacing_radii: float) -> None:
+        centres = np.array([f.centre for f in faces]).reshape(-1, 2)
+        inverses = np.array([np.linalg.pinv(_axes(f, spacing_radii)) for f in faces]).reshape(-1, 2, 2)
+        steps = centres[:, None, :] - centres[None, :, :]  # [i, j]: from j to i
+        self.units = np.hypot(*np.einsum("jab,ijb->aij", inverses, steps))
+        self.roundness = np.array([f.roundness for f in faces])
+        length = np.array([f.pip_length for f in faces])
+        ratio = length[:, None] / length[None, :]
+        self.same = (ratio >= 1 / MAX_RADIUS_RATIO) & (ratio <= MAX_RADIUS_RATIO)
+        unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
+        self.along = unit_steps @ self._towards_camera(unit_steps)
 
-def _within_die(face: FaceCandidate, top: FaceCandidate, towards_camera: np.ndarray, near) -> bool:
-    """Whether ``face`` is part of the die whose top face is ``top``.
+    def near(self, i: int, j: int, reach: float) -> bool:
+        """Whether face i's centre is within ``reach`` half-sides of face j's, in j's units."""
+        return bool(self.units[i, j] < reach * FACE_HALF)
 
-    Faces of one die have pips of one size (a pip's long axis is not foreshortened);
-    a 1 may be printed larger than the rest.
-    """
-    if not _same_dice(face, top):
-        return False
-    if near(face, top, SIDE_REACH):
-        return True
-    along = _along(face.centre - top.centre, towards_camera)
-    if along < -SIDE_DIRECTION_COS:
-        return False  # ``face`` lies beyond ``top``, away from the camera: not its side face
-    side_like = face.roundness < SIDE_ROUNDNESS_RATIO * top.roundness or along > SIDE_DIRECTION_COS
-    return side_like and near(face, top, SIDE_REACH_OBLIQUE)
+    def _towards_camera(self, unit_steps: np.ndarray) -> np.ndarray:
+        """Unit image direction from a top face to the side faces seen with it: voted by
+        every face near a rounder one and clearly more foreshortened than it."""
+        votes = np.zeros(2)
+        for j in range(len(self.roundness)):
+            for i in range(j + 1, len(self.roundness)):
+                if self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[j] and self.near(i, j, SIDE_REACH_OBLIQUE):
+                    votes += unit_steps[i, j]
+        norm = float(np.hypot(*votes))
+        return votes / norm if norm > 0 else np.array([0.0, 1.0])
 
+    def within_die(self, i: int, top: int) -> bool:
+        """Whether face i is part of the die whose top face is ``top``.
 
-def _in_front_of(face: FaceCandidate, top: FaceCandidate, towards_camera: np.ndarray, near) -> bool:
-    """Whether ``face`` is a side face of ``top``'s die, lying towards the camera from it."""
-    return (_same_dice(face, top) and _along(face.centre - top.centre, towards_camera) > SIDE_DIRECTION_COS
-            and near(face, top, SIDE_REACH_OBLIQUE))
+        Faces of one die have pips of one size (a pip's long axis is not foreshortened);
+        a 1 may be printed larger than the rest.
+        """
+        if not self.same[i, top]:
+            return False
+        if self.near(i, top, SIDE_REACH):
+            return True
+        along = self.along[i, top]
+        if along < -SIDE_DIRECTION_COS:
+            return False  # face i lies beyond ``top``, away from the camera: not its side face
+        side_like = self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top] or along > SIDE_DIRECTION_COS
+        return bool(side_like) and self.near(i, top, SIDE_REACH_OBLIQUE)
 
-
-def _same_dice(a: FaceCandidate, b: FaceCandidate) -> bool:
-    return 1 / MAX_RADIUS_RATIO <= a.pip_length / b.pip_length <= MAX_RADIUS_RATIO
-
-
-def _along(step: np.ndarray, direction: np.ndarray) -> float:
-    """Cosine between ``step`` and ``direction``."""
-    return float(step @ direction) / max(float(np.hypot(*step)), 1e-9)
+    def in_front_of(self, i: int, top: int) -> bool:
+        """Whether face i is a side face of ``top``'s die, lying towards the camera from it."""
+        return bool(self.same[i, top] and self.along[i, top] > SIDE_DIRECTION_COS
+                    and self.near(i, top, SIDE_REACH_OBLIQUE))

@@ -8,15 +8,18 @@ Levels are compared as a fraction of the way from the pips' level (0) to the bod
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from statistics import median
 
 import numpy as np
 
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
-from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutFit
-from reader.camera.pip_groups import MAX_RADIUS_RATIO
+from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout
+from reader.camera.pip_groups import (MAX_RADIUS_RATIO, MIN_CONTRAST_RATIO, MIN_PATH_BODY, MIN_ROUNDNESS_RATIO,
+                                      path_scores)
 from reader.camera.pips import Pip
 
 #: An empty pip spot must be at least this far from the pip level towards the body.
@@ -35,6 +38,19 @@ BODY_SAMPLES = np.array([[x * 1.5, y * 0.5] for x in (-1, 1) for y in (-1, 1)]
 BLUR_SLOPE, BLUR_OFFSET = 0.8, 2.0
 #: Pips much longer than the face's own foreshortening explains were smeared by motion.
 MAX_SMEAR = 0.3
+#: Pips are circles printed on the face, so a face is foreshortened as much as its pips
+#: are: a layout fitted much flatter than the pips look is pips of another face (a 6 with
+#: pips unseen, fitted as a slanted 4).
+MAX_SKEW = 0.25
+#: A place holds a pip when its level is below the first of these fractions (from ink, 0,
+#: to body, 1) and the ring around it above the second.
+PIP_LIKE = (0.35, 0.7)
+#: Two pips of a 2 lie up to this many pip radii apart (dice with small pips: pip offset
+#: up to 4.5 radii; a 2's pips are 2 * sqrt(2) offsets apart).
+PARTNER_REACH_RADII = 13.0
+#: Pips at least this round show no direction; the long axes of two ovals of one face
+#: turn from each other by at most this much (radians).
+ROUND_PIP, MAX_AXIS_TURN = 0.85, math.radians(25)
 #: Highest confidence in a 1: a lone pip shows no layout to check, and clutter (a round
 #: mark, a key's symbol) can look like one.
 SINGLE_PIP_CONFIDENCE = 0.6
@@ -43,6 +59,10 @@ SINGLE_PIP_CONFIDENCE = 0.6
 STRAY_REACH = 1.9
 #: Pips less round than this mean the face is seen too edge-on: a cocked die.
 MIN_FACE_ROUNDNESS = 0.45
+#: Pips of a real face sit at least this many pip radii apart along a face axis (the pips
+#: of a 6's columns do not touch, so about 2; real dice measure 2.2 to 3): two pips closer
+#: than that are a corner and the centre of a 3 or 5 whose other pips went unseen.
+MIN_SPACING_RADII = 1.6
 
 
 @dataclass(frozen=True)
@@ -59,11 +79,13 @@ class Verdict:
     die_like: bool = True
 
 
-def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()) -> Verdict:
+def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = ()) -> Verdict:
     """Run every check on a face with a layout fit; the first failure gives the reason.
 
     ``others`` are the frame's other pip candidates: one of them inside the face, alike
-    the face's own pips, is a pip the layout does not account for.
+    the face's own pips, is a pip the layout does not account for. ``lone`` are the pips
+    grouped with no other: two of them alike, on one body and as far apart as a 2's pips
+    may be, are no two 1s.
     """
     fit = face.fit
     assert fit is not None
@@ -83,18 +105,32 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     die_like = bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
     if _cut_by_frame(fit, grey.shape):
         return Verdict("occluded", 0.0, die_like)
-    if _stray_pip(face, others):
+    if _stray_pip(face, others) or (fit.value == 1 and _lone_partner(face, grey, lone)):
         return Verdict("ambiguous pips", 0.0, die_like)
     if median([p.edge_width for p in pips]) > BLUR_SLOPE * radius + BLUR_OFFSET:
         return Verdict("blurred", 0.0, die_like)
     if fit.value >= 4 and fit.aspect - face.roundness > MAX_SMEAR:
         return Verdict("blurred", 0.0, die_like)
+    if fit.value >= 4 and face.roundness - fit.aspect > MAX_SKEW:
+        return Verdict("ambiguous pips", 0.0, die_like)
     if face.roundness < MIN_FACE_ROUNDNESS:
         return Verdict("cocked", 0.0, die_like)
-    spot_levels = _levels(grey, fit.to_image(_EMPTY_SPOTS[fit.value]), max(1.0, 0.5 * radius), ink, body)
+    if fit.value > 1 and fit.spacing < MIN_SPACING_RADII * radius:
+        return Verdict("ambiguous pips", 0.0, die_like)
+    spots = fit.to_image(_EMPTY_SPOTS[fit.value])
+    if fit.value in (2, 3):
+        # pips on one diagonal do not show the other diagonal's direction: their shape
+        # does, unreliably for small pips, so the spots seen square-on must be empty too
+        try:
+            spots = np.vstack([spots, fit_layout(face.group.points).to_image(_EMPTY_SPOTS[fit.value])])
+        except LayoutError as err:
+            return Verdict(str(err), 0.0, die_like)
+    spot_levels = _levels(grey, spots, max(1.0, 0.5 * radius), ink, body)
     if np.isnan(spot_levels).any() or np.isnan(body_levels).any():
         return Verdict("occluded", 0.0, die_like)  # the face runs off the frame
     if spot_levels.size and spot_levels.min() < MIN_EMPTY_SPOT:
+        return Verdict("ambiguous pips", 0.0, die_like)
+    if fit.value == 2 and _pip_beyond(face, grey, ink, body):
         return Verdict("ambiguous pips", 0.0, die_like)
     if not stray.size or stray.max() > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like)
@@ -128,6 +164,50 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
     return bool((np.abs(local).max(axis=1) < STRAY_REACH).any())
 
 
+def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) -> bool:
+    """Whether a 2's diagonal, carried on a whole pip step past either pip, meets a pip
+    (ink ringed by body): then the two are the centre and a corner of a bigger face (a 3
+    or 5 whose other pips were not seen), not a 2."""
+    first, second = face.group.points
+    step = second - first
+    radius = face.group.radius
+    places = np.array([second + step, first - step])
+    ring = (places[:, None, :] + 2.2 * radius * _RING_DIRECTIONS[None]).reshape(-1, 2)
+    centre = _levels(grey, places, max(1.0, 0.5 * radius), ink, body)
+    around = _levels(grey, ring, max(1.0, 0.5 * radius), ink, body).reshape(len(places), -1)
+    with np.errstate(invalid="ignore"):
+        return bool(((centre < PIP_LIKE[0]) & (np.nanmedian(around, axis=1) > PIP_LIKE[1])).any())
+
+
+_RING_DIRECTIONS = np.array([[np.cos(t), np.sin(t)] for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
+
+
+def _lone_partner(face: FaceCandidate, grey: np.ndarray, lone: Sequence[Pip]) -> bool:
+    """Whether another lone pip like this one (size, ink, foreshortening) lies on the same
+    body within a 2's diagonal: the two may be a 2 whose pips are small for its face (too
+    far apart, in radii, to be grouped), not two 1s."""
+    (pip,) = face.group.pips
+    alike = [p for p in lone if p is not pip and p.dark == pip.dark
+             and 1 / MAX_RADIUS_RATIO <= p.radius / pip.radius <= MAX_RADIUS_RATIO
+             and MIN_ROUNDNESS_RATIO <= p.roundness / pip.roundness <= 1 / MIN_ROUNDNESS_RATIO
+             and MIN_CONTRAST_RATIO <= p.contrast / pip.contrast <= 1 / MIN_CONTRAST_RATIO
+             and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * (p.radius + pip.radius) / 2
+             and _foreshortened_alike(p, pip)]
+    if not alike:
+        return False
+    scores = path_scores(grey, [pip, *alike], np.zeros(len(alike), int), np.arange(1, len(alike) + 1))
+    return bool((scores >= MIN_PATH_BODY).any())
+
+
+def _foreshortened_alike(a: Pip, b: Pip) -> bool:
+    """Whether two pips may lie on one face: pips that are clearly oval are foreshortened
+    along one direction (a side face is foreshortened along another)."""
+    if max(a.roundness, b.roundness) >= ROUND_PIP:
+        return True
+    turn = abs(a.angle - b.angle) % math.pi
+    return min(turn, math.pi - turn) <= MAX_AXIS_TURN
+
+
 def _empty_spots(value: int) -> np.ndarray:
     """Canonical pip places that ``value`` leaves empty."""
     used = CANONICAL[value]
@@ -150,8 +230,15 @@ def _levels(grey: np.ndarray, points: np.ndarray, radius: float, ink: float, bod
     inside = ((centres[:, 0] >= r) & (centres[:, 0] < w - r) & (centres[:, 1] >= r) & (centres[:, 1] < h - r))
     out = np.full(len(centres), np.nan)
     if inside.any():
-        dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+        dy, dx = _square(r)
         c = centres[inside]
-        patches = grey[c[:, 1, None] + dy.ravel(), c[:, 0, None] + dx.ravel()]
+        patches = grey[c[:, 1, None] + dy, c[:, 0, None] + dx]
         out[inside] = (patches.mean(axis=1) - ink) / (body - ink)
     return out
+
+
+@lru_cache(maxsize=64)
+def _square(r: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column offsets of the pixels of a square of half-side ``r``."""
+    dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+    return dy.ravel(), dx.ravel()

@@ -11,7 +11,7 @@ import numpy as np
 from reader.camera.dice_finder import FACE_HALF, FaceCandidate, face_candidates
 from reader.camera.face_checks import check_face
 from reader.camera.pip_groups import group_pips
-from reader.camera.pips import Pip, find_pips
+from reader.camera.pips import Pip, find_pips, typical_pip_radius
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
 #: Names a die's colour: (image_bgr, candidate, table_reference_bgr or None) -> (name, confidence).
@@ -21,16 +21,25 @@ SIDES = 6
 #: Pips that fit no face are reported as an unreadable die when there are at least this
 #: many of them, alike and on one surface; fewer are no evidence of a die.
 MIN_PIPS_UNFIT_DIE = 3
-#: Frames at least this many pixels on their short side are first searched at half size,
-#: which is kept when the pips there are still at least ``MIN_WORK_RADIUS`` pixels across.
-HALF_SIZE_FROM, MIN_WORK_RADIUS = 600, 2.5
+#: Frames at least this many pixels on their short side are searched at a reduced size
+#: when their pips allow: the coarsest size (down to ``MIN_WORK_SCALE``) that keeps the pips
+#: ``WORK_RADIUS`` pixels in radius. The pips' size is told roughly at half size from the
+#: ``SIZE_SAMPLE`` clearest pip-like blobs of each polarity (below ``MIN_SIZING_RADIUS``
+#: there it cannot be told); if the pips found at the reduced size are smaller than
+#: ``MIN_WORK_RADIUS`` after all, the frame is searched again at full size.
+REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
+SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
+#: About this many pixels are read for the table's colour.
+TABLE_SAMPLES = 6000
 
 
 def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[DieReading]:
     """Every die whose top face shows in ``image_bgr``, read or marked unreadable with a reason."""
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     grey, scale, pips = _working_image(grey)
-    faces = face_candidates(group_pips(pips, grey))
+    groups = group_pips(pips, grey)
+    faces = face_candidates(groups)
+    lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     candidates = [die_candidate(f, image_bgr.shape, scale) for f in faces]
     table = table_reference(image_bgr, candidates) if namer is not None and candidates else None
     readings = []
@@ -40,7 +49,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[
                 continue
             value, reason, confidence = None, face.reason, 0.0
         else:
-            verdict = check_face(face, grey, pips)
+            verdict = check_face(face, grey, pips, lone)
             value = face.fit.value if verdict.reason is None else None
             reason, confidence = verdict.reason, verdict.confidence
             # an unreadable lone blob, or one on no uniform body, is clutter, not a die
@@ -52,16 +61,22 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[
     return readings
 
 
-def _working_image(grey: np.ndarray) -> tuple[np.ndarray, int, list[Pip]]:
-    """The grey image to search, its reduction factor (half size when the pips allow) and
-    the pip candidates found in it."""
-    if min(grey.shape) >= HALF_SIZE_FROM:
+def _working_image(grey: np.ndarray) -> tuple[np.ndarray, float, list[Pip]]:
+    """The grey image to search, the factor that maps its coordinates back to the frame's,
+    and the pip candidates found in it."""
+    if min(grey.shape) >= REDUCE_FROM:
         half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        pips = find_pips(half)
-        radii = [p.radius for p in pips if p.roundness > 0.7]
-        if radii and median(radii) >= MIN_WORK_RADIUS:
-            return half, 2, pips
-    return grey, 1, find_pips(grey)
+        radius = typical_pip_radius(half, SIZE_SAMPLE)
+        if radius is not None and radius >= MIN_SIZING_RADIUS:
+            scale = max(MIN_WORK_SCALE, min(1.0, WORK_RADIUS / (2 * radius)))
+            if scale < 1.0:
+                size = (round(grey.shape[1] * scale), round(grey.shape[0] * scale))
+                work = cv2.resize(grey, size, interpolation=cv2.INTER_LINEAR)
+                pips = find_pips(work)
+                radii = [p.radius for p in pips if p.roundness > 0.7]
+                if radii and median(radii) >= MIN_WORK_RADIUS:
+                    return work, grey.shape[1] / size[0], pips
+    return grey, 1.0, find_pips(grey)
 
 
 def die_candidate(face: FaceCandidate, shape: tuple[int, ...], scale: float = 1) -> DieCandidate:
@@ -95,13 +110,17 @@ def die_candidate(face: FaceCandidate, shape: tuple[int, ...], scale: float = 1)
 
 def table_reference(image_bgr: np.ndarray, candidates: list[DieCandidate]) -> np.ndarray:
     """Median BGR of the pixels outside every die (sampled on a grid): the table's colour."""
-    step = max(1, min(image_bgr.shape[:2]) // 120)
-    keep = np.ones(image_bgr.shape[:2], bool)
+    h, w = image_bgr.shape[:2]
+    step = max(1, int(np.sqrt(h * w / TABLE_SAMPLES)))
+    grid = image_bgr[::step, ::step]
+    keep = np.ones(grid.shape[:2], bool)
     for c in candidates:
         x0, y0, x1, y1 = c.box
         pad_x, pad_y = (x1 - x0) // 2, (y1 - y0) // 2
-        keep[max(0, y0 - pad_y):y1 + pad_y, max(0, x0 - pad_x):x1 + pad_x] = False
-    sample = image_bgr[::step, ::step][keep[::step, ::step]]
+        # grid cells whose pixel lies in the padded box: ceil((lo) / step) .. ceil(hi / step)
+        keep[-(-max(0, y0 - pad_y) // step):-(-(y1 + pad_y) // step),
+             -(-max(0, x0 - pad_x) // step):-(-(x1 + pad_x) // step)] = False
+    sample = grid[keep]
     if sample.size == 0:
-        sample = image_bgr[::step, ::step].reshape(-1, 3)
+        sample = grid.reshape(-1, 3)
     return np.median(sample.reshape(-1, 3), axis=0)

@@ -10,6 +10,7 @@ centre, so the centroid of the pips is the centre of the top face.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,13 +50,18 @@ class LayoutFit:
     @property
     def spacing(self) -> float:
         """The pip offset ``a`` in pixels (geometric mean of the two axes)."""
-        return float(np.sqrt(abs(np.linalg.det(self.axes))))
+        (a, b), (c, d) = self.axes
+        return math.sqrt(abs(a * d - b * c))
 
     @property
     def aspect(self) -> float:
         """Short over long axis of the fitted face (1 when seen square-on)."""
-        s = np.linalg.svd(self.axes, compute_uv=False)
-        return float(s[1] / s[0]) if s[0] > 0 else 0.0
+        (a, b), (c, d) = self.axes
+        # the singular values of a 2x2 matrix: s1^2 + s2^2 = squares, s1 * s2 = |det|
+        squares, det = a * a + b * b + c * c + d * d, abs(a * d - b * c)
+        root = math.sqrt(max(squares * squares - 4 * det * det, 0.0))
+        long_sq = (squares + root) / 2
+        return math.sqrt(max(squares - long_sq, 0.0) / long_sq) if long_sq > 0 else 0.0
 
     def to_image(self, canonical: np.ndarray) -> np.ndarray:
         """Image coordinates of canonical points (N x 2)."""

@@ -14,11 +14,11 @@ from statistics import median
 
 import numpy as np
 
-from reader.camera.layouts import LayoutError, fit_layout
+from reader.camera.layouts import LayoutError, LayoutFit, fit_layout
 from reader.camera.pips import Pip
 
 #: Farthest two pips of one face can be, in pip radii (the diagonal of a 2 or a 6).
-MAX_LINK_RADII = 9.5
+MAX_LINK_RADII = 10.0
 #: Two pips of one face have radii within this ratio.
 MAX_RADIUS_RATIO = 1.6
 #: Pips of one face are foreshortened alike: the less round of two is at least this
@@ -27,6 +27,8 @@ MIN_ROUNDNESS_RATIO = 0.7
 #: Pips of one face sit on one equally lit plane: their surroundings differ by at most
 #: this fraction of the pip contrast (another face of the die is shaded differently).
 MAX_RING_DIFFERENCE = 0.12
+#: ... but never less than this many grey levels (the noise of a ring's median level).
+RING_NOISE = 8.0
 #: Pips of one face are printed alike: the fainter of two has at least this fraction of
 #: the other's contrast (merged strokes of a side face are fainter than round top pips).
 MIN_CONTRAST_RATIO = 0.7
@@ -76,6 +78,22 @@ class PipGroup:
     def pip_level(self) -> float:
         return median([p.level for p in self.pips])
 
+    def layout(self, single_spacing: float) -> tuple[LayoutFit | None, str | None]:
+        """The d6 face these pips form (a lone pip: a 1 with that pip offset), or None and
+        why they form none."""
+        return _fitted(self, single_spacing) if len(self.pips) == 1 else self._layout
+
+    @cached_property
+    def _layout(self) -> tuple[LayoutFit | None, str | None]:
+        return _fitted(self, 1.0)
+
+
+def _fitted(group: PipGroup, single_spacing: float) -> tuple[LayoutFit | None, str | None]:
+    try:
+        return fit_layout(group.points, group.squash, single_spacing), None
+    except LayoutError as err:
+        return None, str(err)
+
 
 def group_pips(pips: list[Pip], grey: np.ndarray) -> list[PipGroup]:
     """Split pip candidates into groups that each lie on one face.
@@ -88,13 +106,11 @@ def group_pips(pips: list[Pip], grey: np.ndarray) -> list[PipGroup]:
     if not pips:
         return []
     xy = np.array([(p.x, p.y) for p in pips], float)
-    radii = np.array([p.radius for p in pips])
-    links: list[tuple[float, int, int]] = []
     alike = _alike(pips, xy)
-    for i, j in zip(*np.nonzero(np.triu(alike > 0, 1))):
-        score = path_score(grey, pips[i], pips[j], xy, radii)
-        if score >= MIN_PATH_BODY:
-            links.append((score * float(alike[i, j]), int(i), int(j)))
+    first, second = np.nonzero(np.triu(alike > 0, 1))
+    scores = path_scores(grey, pips, first, second)
+    links = [(float(s * alike[i, j]), int(i), int(j))
+             for s, i, j in zip(scores, first, second) if s >= MIN_PATH_BODY]
     groups: list[PipGroup] = []
     for members in _components(range(len(pips)), links):
         groups.extend(_split(members, links, pips))
@@ -116,7 +132,7 @@ def _alike(pips: list[Pip], xy: np.ndarray) -> np.ndarray:
     distance = np.hypot(np.subtract.outer(xy[:, 0], xy[:, 0]), np.subtract.outer(xy[:, 1], xy[:, 1]))
     ok = ((dark[:, None] == dark[None, :]) & (r_ratio >= 1 / MAX_RADIUS_RATIO)
           & (round_ratio >= MIN_ROUNDNESS_RATIO) & (c_ratio >= MIN_CONTRAST_RATIO)
-          & (ring_gap <= MAX_RING_DIFFERENCE * mean_contrast)
+          & (ring_gap <= np.maximum(MAX_RING_DIFFERENCE * mean_contrast, RING_NOISE))
           & (distance <= MAX_LINK_RADII * np.add.outer(radius, radius) / 2))
     likeness = r_ratio * round_ratio * c_ratio * (1 - ring_gap / np.maximum.outer(contrast, contrast))
     return np.where(ok, likeness, 0.0)
@@ -158,32 +174,37 @@ def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[P
 
 
 def _is_face(group: PipGroup) -> bool:
-    try:
-        fit_layout(group.points, group.squash)
-    except LayoutError:
-        return False
-    return True
+    return group.layout(1.0)[0] is not None
 
 
-def path_score(grey: np.ndarray, a: Pip, b: Pip, xy: np.ndarray, radii: np.ndarray) -> float:
-    """How clearly the straight path from pip ``a`` to pip ``b`` stays on the body.
+def path_scores(grey: np.ndarray, pips: list[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """How clearly the straight path from pip ``first[k]`` to pip ``second[k]`` stays on the
+    body, for every pair k.
 
-    The darkest (for dark pips) point of the path, as a fraction of the way from the pip
-    level (0) to the body level (1); 1 for a path that runs over pips only.
+    The darkest (for dark pips) point of a path, as a fraction of the way from the pip
+    level (0) to the body level (1), leaving out the points on any pip; 1 for a path that
+    runs over pips only. The paths are sampled about once a pixel, all pairs at once.
     """
-    body = (a.ring + b.ring) / 2
-    ink = (a.level + b.level) / 2
-    length = float(np.hypot(b.x - a.x, b.y - a.y))
-    t = np.linspace(0, 1, max(int(length), 2))
-    px = a.x + t * (b.x - a.x)
-    py = a.y + t * (b.y - a.y)
-    # leave out the pips themselves (and any other pip the path runs over)
-    mid = ((a.x + b.x) / 2, (a.y + b.y) / 2)
-    near = np.flatnonzero(np.hypot(xy[:, 0] - mid[0], xy[:, 1] - mid[1]) < length / 2 + 2 * radii + 1)
-    dist = np.hypot(px[:, None] - xy[None, near, 0], py[:, None] - xy[None, near, 1])
-    free = np.all(dist > 1.5 * radii[near] + 1, axis=1)
-    if free.sum() < 2:
-        return 1.0
+    if not len(first):
+        return np.zeros(0)
+    xy = np.array([(p.x, p.y) for p in pips], float)
+    radii = np.array([p.radius for p in pips])
+    ring = np.array([p.ring for p in pips])
+    level = np.array([p.level for p in pips])
+    start, end = xy[first], xy[second]
+    counts = np.maximum(np.hypot(*(end - start).T).astype(int), 2)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    pair = np.repeat(np.arange(len(first)), counts)
+    t = (np.arange(counts.sum()) - offsets[pair]) / (counts[pair] - 1)
+    points = start[pair] + t[:, None] * (end - start)[pair]
+    # a point within a pip (and its blurred rim) says nothing about the body between
+    near_pip = np.hypot(points[:, None, 0] - xy[None, :, 0], points[:, None, 1] - xy[None, :, 1]) <= 1.5 * radii + 1
+    free = ~near_pip.any(axis=1)
     h, w = grey.shape
-    vals = grey[np.clip(np.rint(py[free]).astype(int), 0, h - 1), np.clip(np.rint(px[free]).astype(int), 0, w - 1)]
-    return float(((vals.astype(float) - ink) / (body - ink)).min())
+    values = grey[np.clip(np.rint(points[:, 1]).astype(int), 0, h - 1),
+                  np.clip(np.rint(points[:, 0]).astype(int), 0, w - 1)].astype(float)
+    ink = (level[first] + level[second]) / 2
+    body = (ring[first] + ring[second]) / 2
+    fraction = np.where(free, (values - ink[pair]) / (body - ink)[pair], np.inf)
+    lowest = np.minimum.reduceat(fraction, offsets)
+    return np.where(np.add.reduceat(free.astype(int), offsets) < 2, 1.0, lowest)

@@ -13,29 +13,20 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from reader.camera.pip_measures import MIN_CONTRAST, Pip, PipPart, measure_parts
+
+__all__ = ["MIN_CONTRAST", "MIN_PIP_AREA", "Pip", "find_pips", "pip_block_size", "typical_pip_radius"]
+
 #: Smallest pip area in pixels that can still be told from noise.
 MIN_PIP_AREA = 6
-#: A pip must differ from its surrounding ring by at least this many grey levels.
-MIN_CONTRAST = 22.0
 #: A region holds a pip only if some pixel of it stands out from the neighbourhood's mean
 #: by at least this fraction of ``MIN_CONTRAST`` (the region itself reaches half of it).
 STRONG_FRACTION = 0.7
-
-
-@dataclass(frozen=True)
-class Pip:
-    """One round blob: a pip candidate."""
-
-    x: float
-    y: float
-    radius: float          # radius of the circle of the same area
-    roundness: float       # minor / major ellipse axis, 1 for a circle
-    angle: float           # direction of the major axis, radians
-    contrast: float        # |ring level - blob level| in grey levels
-    level: float           # mean grey level inside the blob
-    ring: float            # median grey level of the ring around the blob
-    edge_width: float      # contrast / steepest gradient across its rim, pixels
-    dark: bool             # darker than its surroundings
+#: A hole in a region is searched for a pip only when its box is at most this share of
+#: the region's area (pips take a few hundredths of a face each).
+MAX_HOLE_SHARE = 0.12
+#: About this many pixels around a region are read for its surroundings' level.
+SURROUND_SAMPLES = 400
 
 
 def pip_block_size(shape: tuple[int, ...]) -> int:
@@ -43,23 +34,145 @@ def pip_block_size(shape: tuple[int, ...]) -> int:
     return int(min(shape[:2]) // 10) | 1
 
 
+@dataclass(frozen=True)
+class _Contrast:
+    """The pixels of one polarity that stand out from their neighbourhood's mean."""
+
+    dark: bool
+    diff: np.ndarray   # how far each pixel stands out (0 where it does not)
+    mask: np.ndarray   # 1 where it stands out at least half ``MIN_CONTRAST``
+
+
+def _contrasts(grey: np.ndarray, block: int) -> tuple[np.ndarray, list[_Contrast]]:
+    """The lightly smoothed image and its dark and light contrast maps."""
+    smooth = cv2.GaussianBlur(grey, (3, 3), 0)
+    local = cv2.blur(smooth, (block, block))
+    out = []
+    for dark in (True, False):
+        diff = cv2.subtract(local, smooth) if dark else cv2.subtract(smooth, local)
+        out.append(_Contrast(dark, diff, cv2.threshold(diff, MIN_CONTRAST * 0.5, 1, cv2.THRESH_BINARY)[1]))
+    return smooth, out
+
+
 def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | None = None) -> list[Pip]:
     """All pip candidates of either polarity in a grey image.
 
     ``block`` is the neighbourhood a pip must stand out from (default: a tenth of the
     frame's short side) and ``max_radius`` the largest pip radius looked for (default:
-    ``block / 2.5``).
+    ``block / 2.5``). Pips that stand out from their die but not from the wider
+    neighbourhood (light pips on a dark die on a light table) are the holes of their die's
+    region: they are searched there.
     """
     block = block or pip_block_size(grey.shape)
-    max_radius = max_radius or block / 2.5
-    smooth = cv2.GaussianBlur(grey, (3, 3), 0)
-    local = cv2.blur(smooth, (block, block))
+    max_side = 2 * (max_radius or block / 2.5)
+    smooth, contrasts = _contrasts(grey, block)
+    outlines = [_outer_contours(c.mask) for c in contrasts]
     pips: list[Pip] = []
-    for dark in (True, False):
-        diff = cv2.subtract(local, smooth) if dark else cv2.subtract(smooth, local)
-        mask = cv2.threshold(diff, MIN_CONTRAST * 0.5, 1, cv2.THRESH_BINARY)[1]
-        pips.extend(_blobs(mask, smooth, diff, dark, max_radius))
-    return _without_containers(pips)
+    for c, regions in zip(contrasts, outlines):
+        kept, boxes, _ = _regions(regions, c.mask.shape, max_side, c.diff)
+        pips.extend(_blobs(c.dark, c.mask, kept, boxes, smooth, max_side))
+    for c, other, regions in zip(contrasts, contrasts[::-1], outlines):
+        holes = _unseen_holes(regions, c.mask, other.mask, max_side)
+        if holes is not None:
+            kept, boxes, _ = _regions(_outer_contours(holes), holes.shape, max_side)
+            pips.extend(_blobs(other.dark, holes, kept, boxes, smooth, max_side))
+    return _without_containers(_distinct(pips))
+
+
+def _distinct(pips: list[Pip]) -> list[Pip]:
+    """The pips with every pip found twice (by two routes) kept once: of two pips of one
+    polarity whose centres lie within either's radius, the one found first."""
+    if len(pips) < 2:
+        return pips
+    xy = np.array([(p.x, p.y) for p in pips])
+    radius = np.array([p.radius for p in pips])
+    dark = np.array([p.dark for p in pips])
+    dist = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    same = (dist < np.maximum.outer(radius, radius)) & (dark[:, None] == dark[None, :])
+    return [p for i, p in enumerate(pips) if not same[i, :i].any()]
+
+
+def typical_pip_radius(grey: np.ndarray, sample: int) -> float | None:
+    """A rough pip radius for choosing the scale to search at: the median size, at half
+    contrast, of the ``sample`` clearest pip-sized blobs of each polarity (None if none)."""
+    block = pip_block_size(grey.shape)
+    max_side = 2 * block / 2.5
+    smooth, contrasts = _contrasts(grey, block)
+    radii = []
+    for c in contrasts:
+        regions, boxes, strong_count = _regions(_outer_contours(c.mask), c.mask.shape, max_side, c.diff)
+        # a region with holes is no lone pip (it may be a die's body round its pips)
+        sized = np.flatnonzero((np.maximum(boxes[:, 2], boxes[:, 3]) <= max_side)
+                               & np.array([not holes for _, holes in regions], bool))
+        for k in sized[np.argsort(-strong_count[sized], kind="stable")[:sample]]:
+            x0, y0, w, h = (int(v) for v in boxes[k])
+            crop = smooth[max(0, y0 - 1):y0 + h + 1, max(0, x0 - 1):x0 + w + 1]
+            low, high = cv2.minMaxLoc(crop)[:2]
+            ink, body = (low, high) if c.dark else (high, low)
+            if abs(body - ink) >= MIN_CONTRAST:
+                beyond = np.count_nonzero((crop < (ink + body) / 2) if c.dark else (crop > (ink + body) / 2))
+                radii.append(math.sqrt(beyond / math.pi))
+    return float(np.median(radii)) if radii else None
+
+
+_Outline = tuple[np.ndarray, list[np.ndarray]]
+
+
+def _regions(regions: list[_Outline], shape: tuple[int, ...], max_side: float,
+             diff: np.ndarray | None = None) -> tuple[list[_Outline], np.ndarray, np.ndarray]:
+    """The regions (outline and holes) that may hold pips, their bounding boxes (N x 4: x,
+    y, width, height) and, given ``diff``, how many clearly standing-out pixels each box holds.
+
+    Most regions are sensor grain or texture: they are told apart all at once by their
+    size and (given ``diff``) by holding no clearly standing-out pixel, counted from an
+    integral image; a region cut by the frame's edge cannot be measured (and a pip there is
+    a cut-off die).
+    """
+    height, width = shape[:2]
+    if not regions:
+        return [], np.zeros((0, 4), int), np.zeros(0, int)
+    boxes = _bounding_boxes([c for c, _ in regions])
+    x0s, y0s, ws, hs = boxes.T
+    strong_count = np.ones(len(regions), int)
+    if diff is not None:
+        strong = cv2.integral(cv2.threshold(diff, STRONG_FRACTION * MIN_CONTRAST, 1, cv2.THRESH_BINARY)[1],
+                              sdepth=cv2.CV_32S)
+        strong_count = strong[y0s + hs, x0s + ws] - strong[y0s, x0s + ws] - strong[y0s + hs, x0s] + strong[y0s, x0s]
+    keep = np.flatnonzero((strong_count > 0) & (x0s > 0) & (y0s > 0) & (x0s + ws < width) & (y0s + hs < height)
+                          & (ws * hs >= MIN_PIP_AREA) & (np.maximum(ws, hs) <= 4 * max_side))
+    return [regions[k] for k in keep], boxes[keep], strong_count[keep]
+
+
+def _unseen_holes(regions: list[_Outline], own: np.ndarray, other: np.ndarray, max_side: float) -> np.ndarray | None:
+    """A mask of the pip-sized holes of ``regions`` (of the mask ``own``) that the opposite
+    polarity's mask ``other`` mostly misses (None if there are none): the pips of a die
+    that stand out from the die but not from the wider neighbourhood."""
+    out = None
+    for outline, holes in regions:
+        if not holes:
+            continue
+        # a region no bigger than a pip (a pip with a glint in it) holds no pips
+        _, _, width, height = cv2.boundingRect(outline)
+        if max(width, height) <= max_side:
+            continue
+        whole = cv2.contourArea(outline)
+        for hole in holes:
+            x, y, w, h = cv2.boundingRect(hole)
+            # a die's pip is a small part of its face (a glint in a pip is a large part of it)
+            if (w * h < MIN_PIP_AREA or max(w, h) > max_side or max(w, h) > 4 * min(w, h)
+                    or w * h > MAX_HOLE_SHARE * whole):
+                continue
+            inside = np.zeros((h, w), np.uint8)
+            cv2.drawContours(inside, [hole], 0, 1, -1, offset=(-x, -y))
+            # the hole's outline runs on its region's pixels: the rest is the blob
+            inside &= own[y:y + h, x:x + w] == 0
+            area = cv2.countNonZero(inside)
+            if area < MIN_PIP_AREA / 2 or 2 * cv2.countNonZero(inside & other[y:y + h, x:x + w]) >= area:
+                continue
+            if out is None:
+                out = np.zeros(other.shape, np.uint8)
+            out[y:y + h, x:x + w] |= inside
+    return out
 
 
 def _without_containers(pips: list[Pip]) -> list[Pip]:
@@ -74,34 +187,23 @@ def _without_containers(pips: list[Pip]) -> list[Pip]:
     return [p for p, h in zip(pips, holds.any(axis=1)) if not h]
 
 
-def _blobs(mask: np.ndarray, grey: np.ndarray, diff: np.ndarray, dark: bool, max_radius: float) -> list[Pip]:
-    """Pips inside the regions of ``mask`` (pixels that stand out from their neighbourhood
-    by ``diff``).
+def _blobs(dark: bool, mask: np.ndarray, regions: list[_Outline], boxes: np.ndarray, grey: np.ndarray,
+           max_side: float) -> list[Pip]:
+    """Pips inside ``regions`` of the contrast mask ``mask`` of one polarity.
 
     A region is first cut at half its contrast (halfway between its ink and its
     surroundings): that separates pips the loose detection threshold merged (the close
     pips of a small 6) and gives each pip its true size whatever the blur. A region with no
     pip at that level may be a die darker than its table, holding its pips: it is then cut
-    where its own levels part (Otsu), between the pips and the body.
+    where its own levels part (Otsu), between the pips and the body. The parts of all
+    regions are measured together.
     """
     height, width = grey.shape
-    max_side = 2 * max_radius
-    regions = _outer_contours(mask)
-    if not regions:
-        return []
-    boxes = _bounding_boxes([c for c, _ in regions])
-    x0s, y0s, ws, hs = boxes.T
-    # most regions are sensor grain or texture: told apart all at once by their size and by
-    # holding no pixel that stands out clearly (counted over the box from an integral image)
-    strong = cv2.integral(cv2.threshold(diff, STRONG_FRACTION * MIN_CONTRAST, 1, cv2.THRESH_BINARY)[1],
-                          sdepth=cv2.CV_32S)
-    strong_count = (strong[y0s + hs, x0s + ws] - strong[y0s, x0s + ws] - strong[y0s + hs, x0s] + strong[y0s, x0s])
-    # a blob cut by the frame's edge cannot be measured (and a pip there is a cut-off die)
-    keep = ((strong_count > 0) & (x0s > 0) & (y0s > 0) & (x0s + ws < width) & (y0s + hs < height)
-            & (ws * hs >= MIN_PIP_AREA) & (np.maximum(ws, hs) <= 4 * max_side))
-    out: list[Pip] = []
-    for k in np.flatnonzero(keep):
-        (contour, holes), (x0, y0, w, h) = regions[k], (int(v) for v in boxes[k])
+    cuts: list[tuple[np.ndarray, np.ndarray, np.ndarray, int, int, int]] = []
+    parts: list[PipPart] = []
+    owners: list[int] = []
+    for (contour, holes), box in zip(regions, boxes):
+        x0, y0, w, h = (int(v) for v in box)
         pad = int(np.ceil(1.2 * min(w, h, max_side))) + 2
         xa, ya = max(0, x0 - pad), max(0, y0 - pad)
         xb, yb = min(width, x0 + w + pad), min(height, y0 + h + pad)
@@ -110,30 +212,49 @@ def _blobs(mask: np.ndarray, grey: np.ndarray, diff: np.ndarray, dark: bool, max
         cv2.drawContours(region, [contour], 0, 1, -1, offset=(-xa, -ya))
         if holes:  # what lies in a hole (a die inside a halo of table) is not this region's
             cv2.drawContours(region, holes, -1, 0, -1, offset=(-xa, -ya))
-        inside, outside = crop[region > 0], crop[~inked]
-        if inside.size < MIN_PIP_AREA or outside.size < 8:
+        size = cv2.countNonZero(region)
+        # the surroundings' level is read on a grid: a few hundred pixels tell it
+        grid = max(1, int(math.sqrt(crop.size / SURROUND_SAMPLES)))
+        outside = crop[::grid, ::grid][~inked[::grid, ::grid]]
+        if size < MIN_PIP_AREA or outside.size < 8:
             continue
-        ink = float(inside.min() if dark else inside.max())
+        low, high = cv2.minMaxLoc(crop, region)[:2]
+        ink = low if dark else high
         surround = float(np.partition(outside, outside.size // 2)[outside.size // 2])
         if abs(surround - ink) < MIN_CONTRAST:
             continue  # nothing in it stands out enough to be a pip
         found = _cut(crop, region, inked, (ink + surround) / 2, dark, max_side, xa, ya)
-        if not found and inside.size >= 4 * MIN_PIP_AREA:
-            otsu = float(cv2.threshold(inside.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
-            found = _cut(crop, region, inked, otsu + (0.5 if dark else -0.5), dark, max_side, xa, ya)
-        out.extend(found)
+        parts.extend(found)
+        owners.extend([len(cuts)] * len(found))
+        cuts.append((crop, region, inked, size, xa, ya))
+    measured = measure_parts(parts, grey)
+    out = [p for p in measured if p is not None]
+    # regions that gave no pip at half contrast may be dice darker (lighter) than their
+    # table holding their pips: cut again where the region's own levels part. A dark die's
+    # light pips may be darker than the table too (red pips on a black die on light wood):
+    # its light parts are searched as well
+    found_in = {owner for owner, p in zip(owners, measured) if p is not None}
+    retry: list[PipPart] = []
+    for index, (crop, region, inked, size, xa, ya) in enumerate(cuts):
+        if index not in found_in and size >= 4 * MIN_PIP_AREA:
+            otsu = float(cv2.threshold(crop[region > 0].reshape(1, -1), 0, 255,
+                                       cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
+            retry.extend(_cut(crop, region, inked, otsu + (0.5 if dark else -0.5), dark, max_side, xa, ya))
+            if dark:
+                retry.extend(_cut(crop, region, inked, otsu - 0.5, False, max_side, xa, ya))
+    out.extend(p for p in measure_parts(retry, grey) if p is not None)
     return out
 
 
 def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, dark: bool,
-         max_side: float, xa: int, ya: int) -> list[Pip]:
-    """The pips of one detected region: its parts beyond ``level``, measured."""
+         max_side: float, xa: int, ya: int) -> list[PipPart]:
+    """The parts of one detected region beyond ``level`` that may be pips."""
     beyond = (crop < level) if dark else (crop > level)
-    parts = _outer_contours((beyond & (region > 0)).astype(np.uint8))
+    parts = _outer_contours((beyond & region.view(bool)).view(np.uint8))
     # what a pip's surrounding ring leaves out: the whole detected region around a lone
     # pip (its blurred rim), but only the inked part of a region that holds several pips
     # or a die's body (a die darker than the table)
-    lone = len(parts) == 1 and int(region.sum()) <= 4 * (cv2.contourArea(parts[0][0]) + len(parts[0][0]))
+    lone = len(parts) == 1 and cv2.countNonZero(region) <= 4 * (cv2.contourArea(parts[0][0]) + len(parts[0][0]))
     exclude = inked if lone else beyond | (inked & (region == 0))
     out = []
     for part, _ in parts:
@@ -146,13 +267,9 @@ def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, 
         ex, ey = min(crop.shape[1], px + pw + reach), min(crop.shape[0], py + ph + reach)
         own = np.zeros((ey - sy, ex - sx), np.uint8)
         cv2.drawContours(own, [part], 0, 1, -1, offset=(-sx, -sy))
-        area = int(own.sum())
-        if area < MIN_PIP_AREA / 2 or area < 0.4 * pw * ph:
-            continue
-        pip = _measure(own > 0, exclude[sy:ey, sx:ex], crop[sy:ey, sx:ex], xa + sx, ya + sy,
-                       float(np.sqrt(area / np.pi)), dark)
-        if pip is not None:
-            out.append(pip)
+        area = cv2.countNonZero(own)
+        if area >= MIN_PIP_AREA / 2 and area >= 0.4 * pw * ph:
+            out.append(PipPart(own, exclude[sy:ey, sx:ex], xa + sx, ya + sy, dark))
     return out
 
 
@@ -165,69 +282,14 @@ def _bounding_boxes(contours: list[np.ndarray]) -> np.ndarray:
     return np.column_stack([low, high - low + 1])
 
 
-def _outer_contours(mask: np.ndarray) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+def _outer_contours(mask: np.ndarray) -> list[_Outline]:
     """Every region as its outer boundary and its holes' boundaries, also regions lying in
     another region's hole (a light pip on a dark die ringed by a lighter table)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
-    links = hierarchy[0]
-    out = []
-    for c, h in zip(contours, links):
-        if h[3] >= 0:
-            continue
-        holes, child = [], h[2]
-        while child >= 0:
-            holes.append(contours[child])
-            child = links[child][0]
-        out.append((c, holes))
-    return out
-
-
-def _measure(own: np.ndarray, inked: np.ndarray, grey: np.ndarray, xa: int, ya: int,
-             r_eq: float, dark: bool) -> Pip | None:
-    m = cv2.moments(own.view(np.uint8), binaryImage=True)
-    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    spread = math.hypot((mu20 - mu02) / 2, mu11)
-    lam1, lam2 = (mu20 + mu02) / 2 + spread, (mu20 + mu02) / 2 - spread
-    if lam2 <= 0:
-        return None
-    roundness = math.sqrt(lam2 / lam1)
-    # a filled ellipse with these second moments has area 4*pi*sqrt(l1*l2)
-    fill = m["m00"] / (4 * math.pi * math.sqrt(lam1 * lam2))
-    if not 0.65 <= fill <= 1.35 or roundness < 0.3:
-        return None
-    # levels are read on a grid of about a third of the radius: plenty, and fast for big pips
-    step = max(1, int(r_eq / 3))
-    window = grey
-    own, inked, grey = own[::step, ::step], inked[::step, ::step], grey[::step, ::step]
-    yy, xx = np.ogrid[0:own.shape[0], 0:own.shape[1]]
-    dist = np.hypot(xx * step - cx, yy * step - cy)
-    # the ring leaves out every blob pixel, so close neighbours (the pips of a 6) do not count
-    ring_sel = (dist >= 1.5 * r_eq + 0.5) & (dist <= 2.3 * r_eq + 1.5) & ~inked
-    ring_vals = grey[ring_sel]
-    if ring_vals.size < 8:
-        return None
-    ring_vals.sort()
-    n = ring_vals.size
-    ring = float(ring_vals[n // 2])
-    core = grey[own & (dist <= max(0.7 * r_eq, 1.0 * step))]
-    level = float(core.mean()) if core.size else float(grey[own].mean())
-    contrast = ring - level if dark else level - ring
-    if contrast < MIN_CONTRAST:
-        return None
-    # the ring must be the surface the pip is printed on: mostly uniform
-    if float(ring_vals[n * 9 // 10]) - float(ring_vals[n // 10]) > 0.75 * contrast:
-        return None
-    rim = _gradient(window)[::step, ::step][(dist >= 0.5 * r_eq) & (dist <= 1.5 * r_eq + 1)]
-    steepest = float(np.partition(rim, rim.size * 9 // 10)[rim.size * 9 // 10]) if rim.size else 0.0
-    edge_width = contrast / max(steepest, 1e-3)
-    angle = 0.5 * math.atan2(2 * mu11, mu20 - mu02)
-    return Pip(xa + cx, ya + cy, r_eq, roundness, angle, contrast, level, ring, edge_width, dark)
-
-
-def _gradient(grey: np.ndarray) -> np.ndarray:
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    return cv2.magnitude(gx, gy) / 8.0  # per-pixel grey-level step (Sobel weights sum to 8)
+    parents = hierarchy[0][:, 3]
+    holes: dict[int, list[np.ndarray]] = {}
+    for i in np.flatnonzero(parents >= 0).tolist():
+        holes.setdefault(int(parents[i]), []).append(contours[i])
+    return [(contours[i], holes.get(i, [])) for i in np.flatnonzero(parents < 0).tolist()]

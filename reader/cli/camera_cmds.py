@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from reader.cli import faces_cmd
@@ -38,12 +39,20 @@ def _input_spec(text: str) -> str:
     return text.split(":", 1)[1] if text.startswith("camera:") else text
 
 
-def _sides(text: str) -> int:
-    """An argparse type for ``--expect``: ``d6`` (a count such as ``4d6`` is allowed and ignored)."""
+@dataclass(frozen=True)
+class Expectation:
+    """What ``read --expect`` says is on the table: ``count`` dice (if given) of ``sides`` sides."""
+
+    sides: int
+    count: int | None = None
+
+
+def _expectation(text: str) -> Expectation:
+    """An argparse type for ``--expect``: ``d20`` or ``2d10`` (a count is checked against what is seen)."""
     count, _, sides = text.lower().partition("d")
     if not sides.isdigit() or (count and not count.isdigit()):
-        raise argparse.ArgumentTypeError(f"expected a die such as d6, not {text!r}")
-    return int(sides)
+        raise argparse.ArgumentTypeError(f"expected a die such as d6 or 2d10, not {text!r}")
+    return Expectation(int(sides), int(count) if count else None)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -53,8 +62,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                                            "video or camera) and print one line per image.")
     read.add_argument("inputs", nargs="+", metavar="INPUT",
                       help="an image, a folder of images, a video file, or a camera index (camera:0)")
-    read.add_argument("--expect", type=_sides, default=6, metavar="DIE",
-                      help="the kind of dice on the table (default d6)")
+    read.add_argument("--expect", type=_expectation, default=Expectation(6), metavar="DICE",
+                      help="the dice on the table: d20, or 2d10 to also check their number (default d6)")
     read.add_argument("--annotate", type=Path, metavar="DIR",
                       help="also write each image with boxes, values and colours drawn into DIR")
     read.add_argument("--json", action="store_true",
@@ -99,7 +108,7 @@ def run_read(args: argparse.Namespace) -> int:
     from reader.camera.source import frame_reader, settled_scenes
     from reader.camera.video import open_input
 
-    read = frame_reader(args.expect)
+    read = frame_reader(args.expect.sides)
     namer = ColourNames.load()
     for spec in args.inputs:
         frames = open_input(_input_spec(spec))
@@ -126,6 +135,10 @@ def _print_scene(frames, scene, args: argparse.Namespace) -> None:
     if frames.continuous:
         record |= {"frame": frame.index, "time": round(frame.time, 3)}
     record["dice"] = [r.to_json() for r in scene.readings]
+    expected = args.expect.count
+    if expected is not None and expected != len(scene.readings):
+        record["problem"] = f"expected {expected} dice, found {len(scene.readings)}"
+        sys.stderr.write(f"dicetable: {frame.label}: {record['problem']}\n")
     if args.annotate is not None:
         record["annotated"] = str(_annotate(frame, scene.readings, args.annotate, frames.continuous))
     if args.json:

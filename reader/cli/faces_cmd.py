@@ -6,9 +6,8 @@ watched: the player rolls or turns the die, each settled view is recognised agai
 learnt so far, unsure views are asked about, and the missing faces are listed until none is
 left (or the player types ``done``). The model is stored in the calibration folder.
 
-Wiring (two lines in other modules): ``camera_cmds.add_calibrate_command(register_faces)``
-before the parser is built, and the camera source's ``FRAME_READERS`` entries from
-:data:`FRAME_READERS` so that ``read --expect d20`` and ``--source camera:0`` read numbered dice.
+``camera_cmds`` registers :func:`register_faces` under ``calibrate``; the camera source's
+``FRAME_READERS`` send numbered dice to :mod:`reader.camera.numbered.frame`.
 OpenCV is imported only when a command runs.
 """
 
@@ -18,10 +17,6 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-
-#: Frame readers for the camera source's registry (``reader.camera.source.FRAME_READERS``).
-FRAME_READERS: dict[int, str] = {sides: f"reader.camera.numbered.frame:read_d{sides}" for sides in (4, 8, 10, 12, 20)}
-
 
 def register_faces(subs: argparse._SubParsersAction) -> None:
     """Add ``calibrate faces`` to the ``calibrate`` sub-parsers."""

@@ -1,8 +1,9 @@
 """A taught face model: what each face of one dice set looks like, and how a view is matched.
 
-A model holds, for one die kind (and optionally one colour), the descriptors of the taught
+A model holds, for one die kind (and optionally one colour), the ink patches of the taught
 views of each face (see :mod:`reader.camera.numbered.topface`), the die's typical size and
-body colour. Matching turns the unknown view through every angle, scores it against every
+shape. What all faces share (facet edges, outline) is estimated once per model and left out
+of every comparison, so the printed number decides. Matching turns the unknown view through every angle, scores it against every
 taught view, refines the best few matches over small shifts, and accepts the best face only
 when it clearly beats the best *different* face: close calls are "ambiguous", weak ones
 "unknown" - never a guess.
@@ -10,15 +11,16 @@ when it clearly beats the best *different* face: close calls are "ambiguous", we
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from reader.camera.numbered import topface
 from calibration.faces import FaceModel
+from reader.camera.numbered import topface
+from reader.camera.numbered.kinds import SIDES, value_of
 
 #: A face is accepted only with at least this (refined) correlation with a taught view ...
-MIN_SCORE = 0.65
+MIN_SCORE = 0.55
 #: ... and this lead over the best different face.
 MIN_MARGIN = 0.08
 #: How many of the best rotation matches are refined over shifts.
@@ -35,7 +37,7 @@ class Match:
     margin: float
     reason: str | None = None
     best: tuple[str, int] | None = None  # (kind, shown) of the best face, accepted or not
-    runner_up: tuple[str, int] | None = field(default=None)
+    runner_up: tuple[str, int] | None = None  # the best face worth something else
 
 
 def match(ink: np.ndarray, models: list[FaceModel]) -> Match:
@@ -59,8 +61,12 @@ def match(ink: np.ndarray, models: list[FaceModel]) -> Match:
     refined = {key: _refine(ink, templates(models[key[0]]).fine, coarse[key][1], coarse[key][2]) for key in best_keys}
     ranked = sorted(refined.items(), key=lambda kv: -kv[1])
     (mi, shown), score = ranked[0]
-    second_key, second = ranked[1] if len(ranked) > 1 else ((mi, -1), -1.0)
-    runner_up = (models[second_key[0]].kind, second_key[1]) if len(ranked) > 1 else None
+    # The runner-up is the best face that would be read as something else (two taught sets
+    # of one kind showing the same number agree; they do not compete).
+    worth = _worth(models[mi].kind, shown)
+    others = [(key, s) for key, s in ranked[1:] if _worth(models[key[0]].kind, key[1]) != worth]
+    second = others[0][1] if others else -1.0
+    runner_up = (models[others[0][0][0]].kind, others[0][0][1]) if others else None
     margin = score - second
     best = (models[mi].kind, shown)
     if score < MIN_SCORE:
@@ -68,6 +74,11 @@ def match(ink: np.ndarray, models: list[FaceModel]) -> Match:
     if margin < MIN_MARGIN:
         return Match(None, None, score, margin, "ambiguous", best, runner_up)
     return Match(models[mi], shown, score, margin, None, best, runner_up)
+
+
+def _worth(kind: str, shown: int) -> tuple[int, int]:
+    """What a face would be read as: sides and value."""
+    return SIDES[kind], value_of(kind, shown)
 
 
 @dataclass(frozen=True)
@@ -122,8 +133,8 @@ def _build(model: FaceModel) -> Templates:
         # average, and turn the average back into each view's frame.
         first = topface.COARSE.normalise(topface.COARSE.shrink(inks[:1]))[0]
         angles = [float(topface.ANGLES[int(np.argmax(topface.rotated_vectors(i) @ first))]) for i in inks]
-        mean = np.mean([topface.turn(i, a) for i, a in zip(inks, angles)], axis=0)
-        common = [topface.turn(mean, -a) for a in angles]
+        mean = np.mean([topface.turned(i, a, 0) for i, a in zip(inks, angles)], axis=0)
+        common = [topface.turned(mean, -a, 0) for a in angles]
     else:
         common = [np.zeros_like(i) for i in inks]
     residual = [i - c for i, c in zip(inks, common)]

@@ -194,6 +194,7 @@ class TeachingSession:
         return Step(f"learnt {label(self.kind, shown)} - {self._progress()}")
 
     def _add(self, shown: int, view: View) -> None:
+        """Keep ``view``, dropping the face's oldest view beyond :data:`VIEWS_PER_FACE`."""
         same = [i for i, (s, _) in enumerate(self.views) if s == shown]
         if len(same) >= VIEWS_PER_FACE:
             self.views.pop(same[0])

@@ -3,9 +3,11 @@
 A die seen from above shows its top face in the middle and parts of its side faces around
 it. The die is cut out around its centroid, scaled so its equivalent radius is always the
 same number of pixels, and turned into an "ink" map: how far each pixel's colour is from the
-die's body colour (numbers, underlines and dots are far from it, whatever their colour). A
-Gaussian weight favours the top face over the side faces, which perspective distorts more.
-Rotation is searched by turning the map in :data:`ANGLE_STEP` degree steps.
+median colour around it (numbers, underlines and dots stand out, whatever their colour; the
+slow shading of the facets does not). A Gaussian weight favours the top face over the side
+faces, which perspective distorts more. Rotation is searched by turning the map in
+:data:`ANGLE_STEP` degree steps on a half-size patch (:data:`COARSE`); the best few matches
+are refined on the full patch (:data:`FINE`) over small shifts.
 """
 
 from __future__ import annotations
@@ -100,15 +102,8 @@ def ink_patch(image_bgr: np.ndarray, blob: DieBlob) -> np.ndarray:
     return cv2.GaussianBlur(ink, (0, 0), 0.8)
 
 
-def turn(ink: np.ndarray, angle: float) -> np.ndarray:
-    """``ink`` turned by ``angle`` degrees about the patch centre."""
-    c = (PATCH - 1) / 2
-    return cv2.warpAffine(ink, cv2.getRotationMatrix2D((c, c), float(angle), 1.0), (PATCH, PATCH),
-                          flags=cv2.INTER_LINEAR)
-
-
 def rotated_vectors(ink: np.ndarray) -> np.ndarray:
-    """Coarse descriptors of ``ink`` turned through every angle in :data:`ANGLES`, one row each."""
+    """Coarse descriptors (not unit length) of ``ink`` turned through every angle in :data:`ANGLES`."""
     size = COARSE.size
     c = (PATCH - 1) / 2
     rows = np.empty((len(ANGLES), size * size), np.float32)
@@ -120,7 +115,8 @@ def rotated_vectors(ink: np.ndarray) -> np.ndarray:
 
 
 def turned(ink: np.ndarray, angle: float, reach: int = 2) -> np.ndarray:
-    """``ink`` turned by ``angle`` on a canvas ``reach`` pixels larger each way (for shift search)."""
+    """``ink`` turned by ``angle`` about its centre, on a canvas ``reach`` pixels larger each way
+    (room for the shift search; ``reach=0`` just turns it)."""
     c = (PATCH - 1) / 2
     m = cv2.getRotationMatrix2D((c, c), float(angle), 1.0)
     m[:, 2] += reach
