@@ -155,13 +155,17 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
     """Whether a pip like the face's own, but not one of them, lies on the face."""
     own = set(map(id, face.group.pips))
     radius, dark = face.group.radius, face.group.pips[0].dark
-    alike = [p for p in others if id(p) not in own and p.dark == dark
-             and 1 / MAX_RADIUS_RATIO <= p.radius / radius <= MAX_RADIUS_RATIO]
-    if not alike:
-        return False
-    rel = np.array([(p.x, p.y) for p in alike]) - face.centre
-    local = np.linalg.solve(face.fit.axes, rel.T).T
-    return bool((np.abs(local).max(axis=1) < STRAY_REACH).any())
+    (a, b), (c, d) = face.fit.axes
+    det = a * d - b * c
+    cx, cy = face.centre
+    for p in others:
+        if id(p) in own or p.dark != dark or not 1 / MAX_RADIUS_RATIO <= p.radius / radius <= MAX_RADIUS_RATIO:
+            continue
+        # the pip's place in the face's own units (the inverse of the face's axes)
+        dx, dy = p.x - cx, p.y - cy
+        if abs(d * dx - b * dy) < STRAY_REACH * abs(det) and abs(a * dy - c * dx) < STRAY_REACH * abs(det):
+            return True
+    return False
 
 
 def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) -> bool:

@@ -8,6 +8,7 @@ when that holds; linked pips that form no real face are split at their weakest l
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from statistics import median
@@ -67,12 +68,13 @@ class PipGroup:
     def squash(self) -> np.ndarray:
         """The face's foreshortening as its pips show it: a 2x2 map that keeps the pips' long
         axis and shortens the other by their roundness (round pips: the identity)."""
-        doubled = sum(np.exp(2j * p.angle) for p in self.pips)
-        angle = float(np.angle(doubled)) / 2
+        doubled = sum(complex(math.cos(2 * p.angle), math.sin(2 * p.angle)) for p in self.pips)
+        angle = math.atan2(doubled.imag, doubled.real) / 2
         roundness = median([p.roundness for p in self.pips])
-        c, s = np.cos(angle), np.sin(angle)
-        rot = np.array([[c, -s], [s, c]])
-        return rot @ np.diag([1.0, roundness]) @ rot.T
+        c, s = math.cos(angle), math.sin(angle)
+        # rotation @ diag(1, roundness) @ rotation.T
+        return np.array([[c * c + roundness * s * s, (1 - roundness) * c * s],
+                         [(1 - roundness) * c * s, s * s + roundness * c * c]])
 
     @cached_property
     def pip_level(self) -> float:

@@ -17,6 +17,7 @@ that of the thumbnail and two differences (see ``bench/camera_speed.py``).
 from __future__ import annotations
 
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -55,12 +56,16 @@ class SettleDetector:
     """Feed it every frame with its timestamp; it says when a throw has settled.
 
     ``armed=False`` waits for motion before the first read (a live camera: dice already on
-    the table belong to an earlier throw).
+    the table belong to an earlier throw). ``tray_moving``, when given, is asked on every frame
+    whether a motion sensor feels the table move (see :mod:`firmware_bridge.motion`); while it
+    does, no frame counts as still.
     """
 
-    def __init__(self, config: SettleConfig = SettleConfig(), armed: bool = True) -> None:
+    def __init__(self, config: SettleConfig = SettleConfig(), armed: bool = True,
+                 tray_moving: Callable[[], bool] | None = None) -> None:
         self.config = config
         self.armed = armed
+        self._tray_moving = tray_moving
         self.phase = Phase.STILL if armed else Phase.DONE
         self._prev: np.ndarray | None = None
         self._anchor: np.ndarray | None = None
@@ -98,7 +103,9 @@ class SettleDetector:
     def update(self, frame: np.ndarray, time: float) -> list[np.ndarray] | None:
         """Feed one frame; returns the still frames to read when the throw has just settled."""
         first = self._prev is None
-        still = self.is_still(frame)
+        # a motion sensor in the tray (the dice-table board) overrules a frame that looks still:
+        # dice sliding slowly or rocking on an edge can fool frame differencing, not the sensor
+        still = self.is_still(frame) and not (self._tray_moving is not None and self._tray_moving())
         if first or not still:
             if not still:
                 self.armed = True

@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -29,6 +30,9 @@ from reader.camera.video import Frame, FrameInput, InputError, open_input
 from reader.sources.base import DiceSource
 from rules.dice import DiceRequest, DieSpec, Face, Throw, face_from_shown
 from rules.errors import DicetableError, ThrowMismatch
+
+if TYPE_CHECKING:
+    from firmware_bridge.motion import watch_motion
 
 #: Reads every die of one kind in a frame: (image_bgr, colour namer) -> readings.
 FrameReader = Callable[[np.ndarray, ColourNamer | None], list[DieReading]]
@@ -164,14 +168,15 @@ class SettledScene:
 
 def settled_scenes(frames: FrameInput, read: FrameReader, namer: ColourNamer | None,
                    settle: SettleConfig = SettleConfig(), trace: Callable[[str], None] = _quiet,
-                   armed: bool | None = None) -> Iterator[SettledScene | None]:
+                   armed: bool | None = None,
+                   tray_moving: Callable[[], bool] | None = None) -> Iterator[SettledScene | None]:
     """Per frame: ``None`` while nothing settled, the read scene when a throw has just settled.
 
     Each still image is a settled scene of its own. A live camera starts disarmed (unless
     ``armed`` says otherwise): what lies on the table belongs to an earlier throw. Phase
-    changes go to ``trace``.
+    changes go to ``trace``. ``tray_moving`` gates settling on a tray motion sensor.
     """
-    detector = SettleDetector(settle, armed=not frames.live if armed is None else armed)
+    detector = SettleDetector(settle, armed=not frames.live if armed is None else armed, tray_moving=tray_moving)
     phase = None
     for frame in frames.frames():
         if frames.continuous:
@@ -208,7 +213,7 @@ class CameraSource(DiceSource):
     def __init__(self, frames: FrameInput, namer: ColourNamer | None = None, *,
                  settle: SettleConfig = SettleConfig(), timeout: float | None = None,
                  notify: Callable[[str], None] = _stderr, trace: Callable[[str], None] = _quiet,
-                 reader: FrameReader | None = None) -> None:
+                 reader: FrameReader | None = None, tray: TrayMotion | None = None) -> None:
         self._input = frames
         self._namer = namer
         self._settle = settle
@@ -216,13 +221,16 @@ class CameraSource(DiceSource):
         self._notify = notify
         self._trace = trace
         self._reader = reader
+        self._tray = tray
         self._scenes: Iterator[SettledScene | None] | None = None
         self._last: list[DieReading] = []
 
     def _scene_stream(self, sides: int) -> Iterator[SettledScene | None]:
         if self._scenes is None:
             read = self._reader or frame_reader(sides)
-            self._scenes = settled_scenes(self._input, read, self._namer, self._settle, self._trace)
+            moving = self._tray.moving if self._tray is not None else None
+            self._scenes = settled_scenes(self._input, read, self._namer, self._settle, self._trace,
+                                          tray_moving=moving)
         return self._scenes
 
     async def throw(self, request: DiceRequest) -> Throw:
@@ -265,6 +273,8 @@ class CameraSource(DiceSource):
 
     async def close(self) -> None:
         self._input.close()
+        if self._tray is not None:
+            self._tray.close()
 
 
 def describe_readings(readings: list[DieReading]) -> str:
@@ -290,4 +300,28 @@ def open_camera_source(scheme: str, rest: str, args: argparse.Namespace) -> Dice
     known_colour(namer, getattr(args, "tens", None), "--tens")
     frames = open_input(rest or "0")
     timeout = getattr(args, "timeout", None) if frames.live else None
-    return CameraSource(frames, namer, timeout=timeout)
+    board = getattr(args, "board", None)
+    return CameraSource(frames, namer, timeout=timeout, tray=TrayMotion.open(board) if board else None)
+
+
+class TrayMotion:
+    """The dice-table board's tray motion sensor, watched over its serial link for the camera."""
+
+    def __init__(self, watcher: watch_motion) -> None:
+        self._watcher = watcher
+        self._feed = watcher.__enter__()  # opens the link; close() leaves it
+
+    @classmethod
+    def open(cls, where: str) -> TrayMotion:
+        """Open the board at ``where`` (a port, ``usb:VID:PID`` or a pyserial URL) and watch its motion."""
+        from firmware_bridge.motion import watch_motion
+
+        return cls(watch_motion(where))
+
+    def moving(self) -> bool:
+        """True while the board last reported the tray moving."""
+        return bool(self._feed.moving)
+
+    def close(self) -> None:
+        """Release the serial link."""
+        self._watcher.__exit__(None, None, None)

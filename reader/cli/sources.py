@@ -48,6 +48,10 @@ def add_source_options(parser: argparse.ArgumentParser) -> None:
                        help="colour of the percentile tens die on the table (camera, smart dice)")
     group.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS",
                        help="how long a hardware source waits for a throw (default 120)")
+    group.add_argument("--board", metavar="PORT",
+                       help="with a camera source: the dice-table board (serial port, usb:VID:PID or a "
+                            "pyserial URL) whose tray motion sensor gates reading - no frame is read "
+                            "while the board feels the dice move")
     group.add_argument("--led", action="store_true",
                        help="show the outcome on the dice or the board where they have LEDs")
     group.add_argument("--json", action="store_true", help="print one JSON object")
