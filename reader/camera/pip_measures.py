@@ -104,20 +104,21 @@ def measure_parts(parts: list[PipPart], grey: np.ndarray) -> list[Pip | None]:
     rim_at = (dist >= 0.5 * r) & (dist <= 1.5 * r + 1)
     rim_sorted, rim_start, rim_count = _sorted_by_part(_gradient_at(grey, gx[rim_at], gy[rim_at]), part[rim_at],
                                                        len(shapes))
-    for k in range(len(shapes)):
-        n, first = int(ring_count[k]), int(ring_start[k])
+    # the verdicts part by part, on plain numbers
+    ring_sorted, rim_sorted, level = ring_sorted.tolist(), rim_sorted.tolist(), level.tolist()
+    for k, (i, n, first, rims, rim_first) in enumerate(zip(index.tolist(), ring_count.tolist(), ring_start.tolist(),
+                                                            rim_count.tolist(), rim_start.tolist())):
         if n < 8:
             continue
-        ring = float(ring_sorted[first + n // 2])
-        contrast = ring - level[k] if parts[index[k]].dark else level[k] - ring
+        ring = ring_sorted[first + n // 2]
+        contrast = ring - level[k] if parts[i].dark else level[k] - ring
         # the ring must be the surface the pip is printed on: mostly uniform
-        spread = float(ring_sorted[first + n * 9 // 10]) - float(ring_sorted[first + n // 10])
+        spread = ring_sorted[first + n * 9 // 10] - ring_sorted[first + n // 10]
         if contrast < MIN_CONTRAST or spread > 0.75 * contrast:
             continue
-        steepest = float(rim_sorted[rim_start[k] + rim_count[k] * 9 // 10]) if rim_count[k] else 0.0
-        out[index[k]] = Pip(x0[k] + cx[k], y0[k] + cy[k], float(r_eq[k]), float(roundness[k]), float(angle[k]),
-                            float(contrast), float(level[k]), ring, float(contrast / max(steepest, 1e-3)),
-                            parts[index[k]].dark)
+        steepest = rim_sorted[rim_first + rims * 9 // 10] if rims else 0.0
+        out[i] = Pip(float(x0[k] + cx[k]), float(y0[k] + cy[k]), float(r_eq[k]), float(roundness[k]),
+                     float(angle[k]), contrast, level[k], ring, contrast / max(steepest, 1e-3), parts[i].dark)
     return out
 
 

@@ -250,14 +250,14 @@ def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, 
          max_side: float, xa: int, ya: int) -> list[PipPart]:
     """The parts of one detected region beyond ``level`` that may be pips."""
     beyond = (crop < level) if dark else (crop > level)
-    parts = _outer_contours((beyond & region.view(bool)).view(np.uint8))
+    parts = _outlines((beyond & region.view(bool)).view(np.uint8))
     # what a pip's surrounding ring leaves out: the whole detected region around a lone
     # pip (its blurred rim), but only the inked part of a region that holds several pips
     # or a die's body (a die darker than the table)
-    lone = len(parts) == 1 and cv2.countNonZero(region) <= 4 * (cv2.contourArea(parts[0][0]) + len(parts[0][0]))
+    lone = len(parts) == 1 and cv2.countNonZero(region) <= 4 * (cv2.contourArea(parts[0]) + len(parts[0]))
     exclude = inked if lone else beyond | (inked & (region == 0))
     out = []
-    for part, _ in parts:
+    for part in parts:
         px, py, pw, ph = cv2.boundingRect(part)
         if pw * ph < MIN_PIP_AREA / 2 or max(pw, ph) > max_side or max(pw, ph) > 4 * min(pw, ph):
             continue
@@ -280,6 +280,14 @@ def _bounding_boxes(contours: list[np.ndarray]) -> np.ndarray:
     low = np.minimum.reduceat(points, starts)
     high = np.maximum.reduceat(points, starts)
     return np.column_stack([low, high - low + 1])
+
+
+def _outlines(mask: np.ndarray) -> list[np.ndarray]:
+    """The outer boundary of every region of ``mask``, also of regions in another's hole."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [contours[i] for i in np.flatnonzero(hierarchy[0][:, 3] < 0).tolist()]
 
 
 def _outer_contours(mask: np.ndarray) -> list[_Outline]:
