@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -10,7 +12,7 @@ from reader.sources.virtual import VirtualDice
 from rules.dice import (DiceRequest, DieSpec, Face, Role, Throw, check_throw, face_from_percentile_tens,
                         face_from_shown, requested)
 from rules.errors import ThrowMismatch
-from rules.protocol import drive
+from rules.protocol import drive, drive_async
 
 
 def test_d10_zero_reads_ten_and_digit_round_trips() -> None:
@@ -100,3 +102,23 @@ def test_scripted_source_never_returns_an_impossible_face(shown: list[int]) -> N
         assert any(not 0 <= s <= 9 for s in shown)
     else:
         assert [f.digit for f in throw.faces] == shown
+
+
+def test_the_same_resolver_runs_inside_asyncio() -> None:
+    async def answer(request: DiceRequest) -> Throw:
+        await asyncio.sleep(0)  # a real source waits for frames or notifications here
+        return ScriptedDice.throw_now(source, request)
+
+    source = ScriptedDice([1, 2, 3])
+    assert asyncio.run(drive_async(_two_stage(), answer)) == (1, 2, 3)
+
+
+def test_a_throw_that_does_not_answer_the_request_never_reaches_the_resolver() -> None:
+    seen: list[Throw] = []
+
+    def resolver():
+        seen.append((yield DiceRequest(requested(6, 2))))
+
+    with pytest.raises(ThrowMismatch):
+        drive(resolver(), lambda request: Throw((Face(3, 6),)))
+    assert seen == []

@@ -200,7 +200,8 @@ def path_scores(grey: np.ndarray, pips: list[Pip], first: np.ndarray, second: np
     t = (np.arange(counts.sum()) - offsets[pair]) / (counts[pair] - 1)
     points = start[pair] + t[:, None] * (end - start)[pair]
     # a point within a pip (and its blurred rim) says nothing about the body between
-    near_pip = np.hypot(points[:, None, 0] - xy[None, :, 0], points[:, None, 1] - xy[None, :, 1]) <= 1.5 * radii + 1
+    near_pip = ((points[:, None, 0] - xy[None, :, 0]) ** 2 + (points[:, None, 1] - xy[None, :, 1]) ** 2
+                <= (1.5 * radii + 1) ** 2)
     free = ~near_pip.any(axis=1)
     h, w = grey.shape
     values = grey[np.clip(np.rint(points[:, 1]).astype(int), 0, h - 1),
