@@ -4,6 +4,9 @@ Each check looks at grey levels the fit predicts: places where the layout has no
 show the die's body, the face around the pips must be body too (not a hand, another die
 or the table: the die would be occluded), and pip rims must be sharp (not motion-blurred).
 Levels are compared as a fraction of the way from the pips' level (0) to the body's (1).
+A face must also account for every pip of its die: pips that went unseen or ungrouped
+(faint coloured pips, small pips far apart) must not leave a smaller face that fits, so
+the geometry that only part of a bigger face would show is refused.
 """
 
 from __future__ import annotations
