@@ -36,3 +36,12 @@ def options_without_help(actions: list[Action]) -> list[str]:
         action.configure(parser)
         missing += [f"{action.name} {action.system} {opt.dest}" for opt in parser._actions if not opt.help]
     return missing
+
+
+def assert_one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str] | tuple[str, ...], message: str) -> None:
+    """``dicetable argv`` must fail as a user mistake does: exit code 2, nothing on stdout, and
+    exactly one line on stderr, naming the program and containing ``message`` (no traceback)."""
+    code, out, err = dicetable(capsys, *argv)
+    assert code == 2, err
+    assert out == "" or out.startswith("odds:")  # the odds line may precede a source that fails
+    assert err.count("\n") == 1 and err.startswith("dicetable") and message in err, err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reader.cli import d6pool as cli
-from cli_run import dicetable, options_without_help, resolved  # the command line in-process
+from cli_run import assert_one_line_error, dicetable, options_without_help, resolved  # the command line in-process
 from test_cli_opend6 import faces
 
 
@@ -98,9 +98,7 @@ def test_initiative(capsys):
     (["initiative", "d6pool", "--names", "Ann", "Ann"], "different names"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, argv, message):
-    code, _, err = dicetable(capsys, *argv)
-    assert code == 2
-    assert err.count("\n") == 1 and err.startswith("dicetable") and message in err
+    assert_one_line_error(capsys, argv, message)
 
 
 def test_every_option_has_help_and_every_action_prints_it(capsys):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reader.cli import opend6 as cli
-from cli_run import dicetable, options_without_help, resolved  # the command line in-process
+from cli_run import assert_one_line_error, dicetable, options_without_help, resolved  # the command line in-process
 
 
 def faces(result: dict) -> list[tuple[int, str | None]]:
@@ -121,9 +121,7 @@ def test_virtual_dice_with_a_seed_are_repeatable(capsys):
     (["--code", "3D", "--difficulty", "-3"], "negative"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, argv, message):
-    code, _, err = dicetable(capsys, "check", "opend6", *argv)
-    assert code == 2
-    assert err.count("\n") == 1 and err.startswith("dicetable") and message in err
+    assert_one_line_error(capsys, ["check", "opend6", *argv], message)
 
 
 def test_every_option_has_help_and_every_action_prints_it(capsys):

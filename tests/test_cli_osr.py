@@ -8,7 +8,7 @@ import json
 import pytest
 
 from reader.cli import osr as cli
-from cli_run import dicetable as run_cli, resolved as json_of  # the command line in-process
+from cli_run import assert_one_line_error, dicetable as run_cli, resolved as json_of  # the command line in-process
 from rules.dice import Face, Throw
 
 
@@ -111,9 +111,7 @@ def test_secret_roll_keeps_the_full_result_for_the_log():
     (["fate", "osr", "--chance", "2", "--secret", "--led", "--faces", "3"], "--led"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, message):
-    code, out, err = run_cli(capsys, *argv, "--json")
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("dicetable") and message in err
+    assert_one_line_error(capsys, [*argv, "--json"], message)
 
 
 @pytest.mark.parametrize("action", cli.ACTIONS, ids=lambda action: action.name)

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from cli_run import assert_one_line_error
 from reader.cli.main import main
 
 
@@ -62,11 +63,4 @@ def test_roll_multipliers_and_rounding(capsys: pytest.CaptureFixture[str]) -> No
     (["check", "d20", "--difficulty", "x"], "invalid int"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
-    try:
-        code = main(argv)
-    except SystemExit as stop:  # argparse's own usage errors
-        code = stop.code
-    err = capsys.readouterr().err
-    assert code == 2
-    assert message in err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    assert_one_line_error(capsys, argv, message)

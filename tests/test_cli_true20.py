@@ -7,7 +7,7 @@ import argparse
 import pytest
 
 from reader.cli import true20 as cli
-from cli_run import dicetable as run_cli, resolved as json_of  # the command line in-process
+from cli_run import assert_one_line_error, dicetable as run_cli, resolved as json_of  # the command line in-process
 
 
 def test_check_prints_the_result_fields(capsys):
@@ -139,9 +139,7 @@ def test_human_output_is_one_summary_line(capsys):
     (["opposed", "true20", "--modifier", "2", "--opponent-modifier", "2", "--faces", "5,5"], "too few faces"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(capsys, argv, message):
-    code, out, err = run_cli(capsys, *argv, "--json")
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("dicetable") and message in err
+    assert_one_line_error(capsys, [*argv, "--json"], message)
 
 
 @pytest.mark.parametrize("action", cli.ACTIONS, ids=lambda action: action.name)

@@ -87,7 +87,9 @@ def _drop_side_faces(faces: list[FaceCandidate]) -> list[FaceCandidate]:
     in front of the table looks from) tells which of two such faces is on top.
     """
     order = sorted(faces, key=lambda f: (-round(f.roundness, 2), -len(f.group.pips)))
-    ratios = [f.fit.spacing / f.pip_length for f in faces if f.fit is not None and f.fit.value > 1]
+    # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
+    ratios = [f.fit.spacing / np.sqrt(f.fit.aspect) / f.pip_length
+              for f in faces if f.fit is not None and f.fit.value > 1]
     pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII)
     kept: list[int] = []
     for i in range(len(order)):
@@ -113,6 +115,7 @@ class _Pairs:
         length = np.array([f.pip_length for f in faces])
         ratio = length[:, None] / length[None, :]
         self.same = (ratio >= 1 / MAX_RADIUS_RATIO) & (ratio <= MAX_RADIUS_RATIO)
+        self.fitted = np.array([f.fit is not None for f in faces], bool)
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         self.along = unit_steps @ self._towards_camera(unit_steps)
 
@@ -149,5 +152,6 @@ class _Pairs:
 
     def in_front_of(self, i: int, top: int) -> bool:
         """Whether face i is a side face of ``top``'s die, lying towards the camera from it."""
-        return bool(self.same[i, top] and self.along[i, top] > SIDE_DIRECTION_COS
+        # pips that fit no face show no die's extent to measure that by
+        return bool(self.same[i, top] and self.fitted[top] and self.along[i, top] > SIDE_DIRECTION_COS
                     and self.near(i, top, SIDE_REACH_OBLIQUE))

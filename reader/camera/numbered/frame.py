@@ -4,9 +4,12 @@ The functions :func:`read_d4` ... :func:`read_d20` have the camera source's fram
 signature ``(image_bgr, namer) -> list[DieReading]`` and read the dice a request of that many
 sides can be answered with (a d10 request is answered by plain d10s and by d00 tens dice, whose
 ``00``..``90`` read 10, 1..9). Each die found on the play area is matched against the models
-of the allowed kinds whose taught size and shape (how elongated its outline is: a d10's kite
-against a d20's near-hexagon) fit; a die no face clearly matches is reported
-unreadable with the reason ("ambiguous", "unknown face"), never guessed.
+of the allowed kinds whose taught size and elongation fit and whose kind shows the die's
+outline (:mod:`~reader.camera.numbered.shape`: a d10's kite, a d20's hexagon, a d4's triangle
+or bar). A die whose outline clearly belongs to none of the allowed kinds is reported
+unreadable ("shape looks like a d4 (bar), expected d20") rather than forced into one of them;
+a die no face clearly matches is reported unreadable with the reason ("ambiguous", "unknown
+face"), never guessed.
 """
 
 from __future__ import annotations
@@ -24,12 +27,15 @@ from reader.camera.numbered import topface
 from reader.camera.numbered.finder import DieBlob, find_dice
 from reader.camera.numbered.kinds import SIDES, label, value_of
 from reader.camera.numbered.model import Match, match
+from reader.camera.numbered.shape import ShapeVerdict, classify
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
 #: A die may look this much larger or smaller than when it was taught (camera height, zoom).
 SIZE_RANGE = (0.5, 2.0)
 #: ... and this much more or less elongated (perspective away from the middle of the view).
 SHAPE_RANGE = (1 / 1.2, 1.2)
+#: An outline class at least this sure rules out the kinds that never show it.
+SURE_SHAPE = 0.9
 
 
 def kinds_for(sides: int) -> set[str]:
@@ -56,8 +62,10 @@ def candidate(blob: DieBlob, shape: tuple[int, ...], ink: np.ndarray | None = No
     return DieCandidate((x0, y0, x1, y1), (blob.x, blob.y), quad, blob.contour.astype(np.int32), mask)
 
 
-def _fits(model: FaceModel, blob: DieBlob) -> bool:
-    """Whether ``blob`` has the size and shape of the dice ``model`` was taught on."""
+def _fits(model: FaceModel, blob: DieBlob, outline: ShapeVerdict) -> bool:
+    """Whether ``blob`` has the size, elongation and outline of the dice ``model`` was taught on."""
+    if outline.confidence >= SURE_SHAPE and not outline.fits(model.kind):
+        return False
     if model.radius > 0 and not SIZE_RANGE[0] <= blob.radius / model.radius <= SIZE_RANGE[1]:
         return False
     return model.elongation <= 0 or SHAPE_RANGE[0] <= blob.elongation / model.elongation <= SHAPE_RANGE[1]
@@ -80,7 +88,8 @@ def read_numbered(image_bgr: np.ndarray, namer: ColourNamer | None = None, kinds
     table = None
     for blob in blobs:
         ink = topface.ink_patch(image_bgr, blob)
-        fitting = [m for m in models if _fits(m, blob)]
+        outline = classify(blob.contour, blob.elongation)
+        fitting = [m for m in models if _fits(m, blob, outline)]
         verdict = match(ink, fitting)
         cand = candidate(blob, image_bgr.shape, ink)
         if namer is not None and table is None:
@@ -92,12 +101,21 @@ def read_numbered(image_bgr: np.ndarray, namer: ColourNamer | None = None, kinds
             readings.append(DieReading(value_of(kind, verdict.shown), sides, colour, cand.center, cand.box,
                                        verdict.score, ReadStatus.OK, None))
         else:
-            reason = verdict.reason or "unreadable"
+            reason = _shape_reason(outline, models) if not fitting else None
+            reason = reason or verdict.reason or "unreadable"
             if verdict.best is not None and verdict.runner_up is not None and reason == "ambiguous":
                 reason = (f"ambiguous: {label(*verdict.best)} or {label(*verdict.runner_up)}")
             readings.append(DieReading(None, sides, colour, cand.center, cand.box, verdict.score,
                                        ReadStatus.UNREADABLE, reason))
     return readings
+
+
+def _shape_reason(outline: ShapeVerdict, models: list[FaceModel]) -> str | None:
+    """Why a die fits no model, when its outline is clearly none of the allowed kinds'."""
+    kinds = sorted({m.kind for m in models}, key=list(SIDES).index)
+    if not kinds or outline.confidence < SURE_SHAPE or any(outline.fits(k) for k in kinds):
+        return None
+    return f"shape looks like {outline.describe()}, expected {' or '.join(kinds)}"
 
 
 def _likely_kind(verdict: Match, models: list[FaceModel]) -> str | None:
