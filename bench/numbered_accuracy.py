@@ -10,7 +10,9 @@ Usage:
                                                      layout: DIR/17/*.jpg or labels.csv file,shown)
 
 Prints per die kind: views read, correct, wrong, unreadable, accuracy, and the confusion
-matrix (rows: true number, columns: number read, "?" = unreadable).
+matrix (rows: true number, columns: number read, "?" = unreadable); then (tower, rendered) the
+outline classes seen per kind (reader.camera.numbered.shape; the tower's d6 photos included),
+how many were of a class the kind shows, and how many of those were sure enough to rule kinds out.
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration.faces import SHOWN, FaceModel  # noqa: E402
+from reader.camera.numbered.finder import find_dice  # noqa: E402
 from reader.camera.numbered.frame import read_numbered  # noqa: E402
 from reader.camera.numbered.kinds import value_of  # noqa: E402
+from reader.camera.numbered.shape import KINDS_OF, SURE_SHAPE, DieShape, classify  # noqa: E402
 from reader.camera.numbered.teaching import (View, build_model, labelled_photos, single_die,  # noqa: E402
                                              teach_from_photos, view_of)
 from reader.camera.reading import ReadStatus  # noqa: E402
@@ -65,6 +69,37 @@ class Tally:
         return self.total - self.correct - self.unreadable
 
 
+@dataclass
+class Shapes:
+    """Outline classes seen per true kind: (kind, class or None when not one die, sure) -> count."""
+
+    seen: Counter = field(default_factory=Counter)
+
+    def add(self, kind: str, image: np.ndarray) -> None:
+        """Classify the outline of the one die ``image`` should show."""
+        blobs = find_dice(image)
+        verdict = classify(blobs[0].contour, blobs[0].elongation) if len(blobs) == 1 else None
+        self.seen[(kind, verdict.shape if verdict else None, bool(verdict and verdict.confidence >= SURE_SHAPE))] += 1
+
+    def report(self) -> str:
+        """Rows: true kind; columns: outline class; right: of a class the kind shows; sure: past SURE_SHAPE."""
+        classes = list(DieShape)
+        lines = ["shape  true\\seen " + " ".join(f"{c.value:>8}" for c in classes)
+                 + "     none    right  sure-right  sure-wrong"]
+        for kind in dict.fromkeys(k for k, _, _ in self.seen):
+            mine = [(shape, sure, n) for (k, shape, sure), n in self.seen.items() if k == kind]
+            per_class: Counter = Counter()
+            for shape, _, n in mine:
+                per_class[shape] += n
+            right = sum(n for shape, _, n in mine if shape is not None and kind in KINDS_OF[shape])
+            sure_right = sum(n for shape, sure, n in mine if sure and kind in KINDS_OF[shape])
+            sure_wrong = sum(n for shape, sure, n in mine if sure and kind not in KINDS_OF[shape])
+            lines.append(f"       {kind:>9} " + " ".join(f"{per_class[c] or '.':>8}" for c in classes)
+                         + f" {per_class[None] or '.':>8} {100 * right / sum(per_class.values()):7.2f}%"
+                         f"  {sure_right:>10}  {sure_wrong:>10}")
+        return "\n".join(lines)
+
+
 def read_one(image: np.ndarray, model: FaceModel) -> int | None:
     """The value read from a one-die image (``None`` when unreadable or not exactly one die)."""
     readings = read_numbered(image, None, {model.kind}, [model])
@@ -91,11 +126,12 @@ def moved_view(image: np.ndarray, centre: tuple[float, float], rng: np.random.Ge
     return cv2.LUT(out, lut)
 
 
-def tower(folder: Path, copies: int, seed: int) -> dict[str, Tally]:
+def tower(folder: Path, copies: int, seed: int) -> tuple[dict[str, Tally], Shapes]:
     """numeral-tower: teach from the photos, read moved copies (d4: teach A-C, read D-E)."""
     rows = list(csv.DictReader((folder / "labels.csv").open(encoding="utf-8")))
     rng = np.random.default_rng(seed)
     tallies: dict[str, Tally] = {}
+    shapes = Shapes()
     for kind in SHOWN:
         mine = [r for r in rows if r["die"] == kind]
         teach = [r for r in mine if kind != "d4" or r["set"] in "ABC"]
@@ -107,10 +143,20 @@ def tower(folder: Path, copies: int, seed: int) -> dict[str, Tally]:
             truth = value_of(kind, int(r["shown"]))
             if kind == "d4":
                 tally.add(truth, read_one(image, model))
+                shapes.add(kind, image)
             blob = single_die(image, r["file"])
             for _ in range(copies):
-                tally.add(truth, read_one(moved_view(image, blob.centre, rng), model))
-    return tallies
+                moved = moved_view(image, blob.centre, rng)
+                tally.add(truth, read_one(moved, model))
+                shapes.add(kind, moved)
+    for r in rows:
+        if r["die"] == "d6":  # not read by this reader, but its outline must not pass for a numbered die's
+            image = cv2.imread(str(folder / r["file"]))
+            shapes.add("d6", image)
+            blob = single_die(image, r["file"])
+            for _ in range(copies):
+                shapes.add("d6", moved_view(image, blob.centre, rng))
+    return tallies, shapes
 
 
 def rendered_sets() -> Iterator[tuple[str, NumberedLook]]:
@@ -124,10 +170,11 @@ def rendered_sets() -> Iterator[tuple[str, NumberedLook]]:
             yield kind, look
 
 
-def rendered(copies: int, seed: int) -> dict[str, Tally]:
+def rendered(copies: int, seed: int) -> tuple[dict[str, Tally], Shapes]:
     """Teach each rendered set from one upright view per face, read turned, moved, resized views."""
     rng = np.random.default_rng(seed)
     tallies: dict[str, Tally] = {}
+    shapes = Shapes()
     for kind, look in rendered_sets():
         labelled: list[tuple[int, View]] = []
         for shown in SHOWN[kind]:
@@ -141,7 +188,8 @@ def rendered(copies: int, seed: int) -> dict[str, Tally]:
                                 rng.uniform(0, 360), rng.uniform(70, 110))
                 image = render_table([die], light=rng.uniform(0.75, 1.2), seed=int(rng.integers(1 << 30)))
                 tally.add(value_of(kind, shown), read_one(image, model))
-    return tallies
+                shapes.add(kind, image)
+    return tallies, shapes
 
 
 def folders(kind: str, teach_dir: Path, read_dir: Path) -> dict[str, Tally]:
@@ -184,15 +232,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--read", type=Path)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    shapes = None
     if args.mode == "tower":
-        tallies = tower(args.folder, args.copies, args.seed)
+        tallies, shapes = tower(args.folder, args.copies, args.seed)
     elif args.mode == "rendered":
-        tallies = rendered(args.copies, args.seed)
+        tallies, shapes = rendered(args.copies, args.seed)
     else:
         if args.teach is None or args.read is None:
             parser.error("folders needs --teach DIR and --read DIR")
         tallies = folders(args.die, args.teach, args.read)
     print(report(tallies))
+    if shapes is not None:
+        print(shapes.report())
     return 0
 
 

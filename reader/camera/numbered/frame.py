@@ -34,8 +34,6 @@ from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 SIZE_RANGE = (0.5, 2.0)
 #: ... and this much more or less elongated (perspective away from the middle of the view).
 SHAPE_RANGE = (1 / 1.2, 1.2)
-#: An outline class at least this sure rules out the kinds that never show it.
-SURE_SHAPE = 0.9
 
 
 def kinds_for(sides: int) -> set[str]:
@@ -64,7 +62,7 @@ def candidate(blob: DieBlob, shape: tuple[int, ...], ink: np.ndarray | None = No
 
 def _fits(model: FaceModel, blob: DieBlob, outline: ShapeVerdict) -> bool:
     """Whether ``blob`` has the size, elongation and outline of the dice ``model`` was taught on."""
-    if outline.confidence >= SURE_SHAPE and not outline.fits(model.kind):
+    if outline.rules_out(model.kind):
         return False
     if model.radius > 0 and not SIZE_RANGE[0] <= blob.radius / model.radius <= SIZE_RANGE[1]:
         return False
@@ -113,7 +111,7 @@ def read_numbered(image_bgr: np.ndarray, namer: ColourNamer | None = None, kinds
 def _shape_reason(outline: ShapeVerdict, models: list[FaceModel]) -> str | None:
     """Why a die fits no model, when its outline is clearly none of the allowed kinds'."""
     kinds = sorted({m.kind for m in models}, key=list(SIDES).index)
-    if not kinds or outline.confidence < SURE_SHAPE or any(outline.fits(k) for k in kinds):
+    if not kinds or not all(outline.rules_out(k) for k in kinds):
         return None
     return f"shape looks like {outline.describe()}, expected {' or '.join(kinds)}"
 

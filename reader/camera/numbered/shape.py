@@ -8,7 +8,7 @@ A die resting on the table shows a characteristic outline to a camera above it:
 - ``SQUARE``: a d6.
 - ``KITE``: a d10 or percentile d00 (pentagonal trapezohedron): its top face is a kite and
   its outline an elongated hexagon about 1.25-1.45 times longer than wide, pointed at both
-  ends of its long axis.
+  ends of its long axis. A crystal d4 (a long prism with pointed ends) looks the same.
 - ``HEXAGON``: a d8 resting on a face (a triangle ringed by three faces) and a d20 (the same
   six-cornered outline, rounder); the two are told apart by the taught size, not by shape.
 - ``DECAGON``: a d12 (its pentagonal top face ringed by five faces): ten shallow corners,
@@ -42,10 +42,10 @@ class DieShape(str, Enum):
 
 
 #: The die kinds that show each outline (d6 is not a numbered kind but is named so a
-#: pip die thrown with numbered dice is recognised).
+#: pip die thrown with numbered dice is recognised). A kite rules out no d4: crystal d4s show one.
 KINDS_OF: dict[DieShape, tuple[str, ...]] = {
     DieShape.TRIANGLE: ("d4",), DieShape.BAR: ("d4",), DieShape.SQUARE: ("d6",),
-    DieShape.KITE: ("d10", "d00"), DieShape.HEXAGON: ("d8", "d20"), DieShape.DECAGON: ("d12",),
+    DieShape.KITE: ("d10", "d00", "d4"), DieShape.HEXAGON: ("d8", "d20"), DieShape.DECAGON: ("d12",),
 }
 
 #: (threshold, width) of each decision.
@@ -54,6 +54,8 @@ SQUARE_ENDS = (0.83, 0.04)  # hull area over its tightest rectangle's: above, a 
 THREE_FOLD = (0.10, 0.05)  # 3rd harmonic of the radial profile: above, a triangle
 FOUR_FOLD = (0.06, 0.03)  # 4th: a square
 SIX_FOLD = (0.02, 0.01)  # 6th: a hexagon; below all three, a decagon
+#: An outline class at least this sure rules out the kinds that never show it.
+SURE_SHAPE = 0.9
 #: The radial profile is sampled every this many degrees.
 PROFILE_STEP = 2.0
 _DIRECTIONS = np.deg2rad(np.arange(0.0, 360.0, PROFILE_STEP))
@@ -74,6 +76,10 @@ class ShapeVerdict:
     def fits(self, kind: str) -> bool:
         """Whether a ``kind`` die shows this outline."""
         return kind in KINDS_OF[self.shape]
+
+    def rules_out(self, kind: str) -> bool:
+        """Whether the outline is clearly one a ``kind`` die never shows."""
+        return self.confidence >= SURE_SHAPE and not self.fits(kind)
 
     def describe(self) -> str:
         """``"a d4 (bar)"``: what the outline looks like, for messages."""

@@ -4,6 +4,8 @@ Views come from a folder of photos (one sub-folder per face value, ``DIR/17/*.jp
 ``labels.csv`` with ``file,shown`` columns) or from the live camera, where
 :class:`TeachingSession` recognises each new view against what it has learnt so far, asks the
 player to confirm the faces it is unsure about and keeps track of the faces still missing.
+A die whose outline is clearly one the kind never shows (a d12's decagon offered as a d20)
+is refused: the reader would refuse every later view of it too.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from reader.camera.numbered import topface
 from reader.camera.numbered.finder import DieBlob, find_dice
 from reader.camera.numbered.kinds import check_kind, label
 from reader.camera.numbered.model import MIN_FACES_FOR_COMMON, match
+from reader.camera.numbered.shape import ShapeVerdict, classify
 from rules.errors import DicetableError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
@@ -42,6 +45,14 @@ class View:
     radius: float
     body_lab: tuple[float, float, float]
     elongation: float
+    outline: ShapeVerdict | None = None
+
+
+def wrong_outline(kind: str, view: View) -> str | None:
+    """Why ``view`` cannot be a ``kind`` die when its outline is clearly another kind's, else ``None``."""
+    if view.outline is None or not view.outline.rules_out(kind):
+        return None
+    return f"its outline looks like {view.outline.describe()}, which a {kind} never shows"
 
 
 def view_of(image_bgr: np.ndarray, blob: DieBlob) -> View:
@@ -52,7 +63,7 @@ def view_of(image_bgr: np.ndarray, blob: DieBlob) -> View:
     lab = cv2.cvtColor(image_bgr[y:y + h, x:x + w], cv2.COLOR_BGR2LAB)
     body = np.median(lab[mask[y:y + h, x:x + w] > 0], axis=0)
     return View(topface.ink_patch(image_bgr, blob), blob.radius, (float(body[0]), float(body[1]), float(body[2])),
-                blob.elongation)
+                blob.elongation, classify(blob.contour, blob.elongation))
 
 
 def single_die(image_bgr: np.ndarray, name: str) -> DieBlob:
@@ -122,12 +133,17 @@ def _shown(text: str, where: Path) -> int:
 def teach_from_photos(pairs: list[tuple[Path, int]], kind: str, colour: str | None = None,
                       convention: str | None = None) -> FaceModel:
     """A model taught from labelled photos, each showing one die."""
+    kind = check_kind(kind)
     labelled = []
     for path, shown in pairs:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise TeachingError(f"cannot read the image {path}")
-        labelled.append((shown, view_of(image, single_die(image, str(path)))))
+        view = view_of(image, single_die(image, str(path)))
+        wrong = wrong_outline(kind, view)
+        if wrong:
+            raise TeachingError(f"{path}: {wrong}; is it the right die?")
+        labelled.append((shown, view))
     return build_model(kind, colour, labelled, convention)
 
 
@@ -171,6 +187,9 @@ class TeachingSession:
         if len(blobs) != 1:
             return Step(f"show exactly one {self.kind} on the table (see {len(blobs)} dice)")
         view = view_of(image_bgr, blobs[0])
+        wrong = wrong_outline(self.kind, view)
+        if wrong:
+            return Step(f"not learnt: {wrong}; show the {self.kind} being taught")
         # Until a few faces are known, their shared facets make any new face look familiar:
         # every view is asked about.
         known = self.model() if len(set(s for s, _ in self.views)) >= MIN_FACES_FOR_COMMON else None
