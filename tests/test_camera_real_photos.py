@@ -38,13 +38,19 @@ def test_valid_split_reads_at_least_99_percent_and_almost_never_wrong() -> None:
     assert tally.wrong < 0.005 * tally.dice, tally.wrong_cases
 
 
-def test_all_photos_are_almost_never_read_wrong() -> None:
+def test_all_photos_are_almost_never_read_wrong_and_seldom_show_phantom_dice() -> None:
     """Over all 396 frames a wrong number stays under 0.5 %; the rest is read or reported
-    unreadable (motion-blurred dice) or missed."""
+    unreadable (motion-blurred dice) or missed. Few readings match no labelled die: keys
+    of the laptop's keyboard, print on labels and the side faces of very oblique dice are
+    not dice (a few unlabelled blurred dice, rightly reported unreadable, count here too)."""
     tally = _tally("train", "valid")
     assert tally.dice == 1206
     assert tally.wrong < 0.005 * tally.dice, tally.wrong_cases
-    assert tally.correct >= 0.983 * tally.dice, tally.rows
+    assert tally.correct >= 0.984 * tally.dice, tally.rows
+    phantoms = [row for row in tally.rows if row[1] == 0]
+    assert len(phantoms) <= 55, phantoms
+    # a lone mark (a key's symbol) read as a 1 was most of them before bodies were checked
+    assert sum(1 for row in phantoms if row[2] == "1") <= 20, phantoms
 
 
 def test_large_frames_searched_at_reduced_size_read_as_well() -> None:

@@ -111,6 +111,10 @@ class _Pairs:
         inverses = np.array([np.linalg.pinv(_axes(f, spacing_radii)) for f in faces]).reshape(-1, 2, 2)
         steps = centres[:, None, :] - centres[None, :, :]  # [i, j]: from j to i
         self.units = np.hypot(*np.einsum("jab,ijb->aij", inverses, steps))
+        # a fitted face's pip offset along its long (not foreshortened) axis, in pixels
+        self.long_spacing = np.array([f.fit.spacing / np.sqrt(f.fit.aspect) if f.fit is not None and f.fit.value > 1
+                                      else 0.0 for f in faces])
+        self.distance = np.hypot(steps[..., 0], steps[..., 1])
         self.roundness = np.array([f.roundness for f in faces])
         length = np.array([f.pip_length for f in faces])
         ratio = length[:, None] / length[None, :]
@@ -147,8 +151,12 @@ class _Pairs:
         along = self.along[i, top]
         if along < -SIDE_DIRECTION_COS:
             return False  # face i lies beyond ``top``, away from the camera: not its side face
-        side_like = self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top] or along > SIDE_DIRECTION_COS
-        return bool(side_like) and self.near(i, top, SIDE_REACH_OBLIQUE)
+        flatter = self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top]
+        if flatter and along > SIDE_DIRECTION_COS and self.distance[i, top] < 2 * FACE_HALF * self.long_spacing[i]:
+            # a flatter face towards the camera, within a face's width (its own width across
+            # the view, which the camera does not foreshorten) of ``top``: the die's front face
+            return True
+        return bool(flatter or along > SIDE_DIRECTION_COS) and self.near(i, top, SIDE_REACH_OBLIQUE)
 
     def in_front_of(self, i: int, top: int) -> bool:
         """Whether face i is a side face of ``top``'s die, lying towards the camera from it."""

@@ -19,6 +19,7 @@ from statistics import median
 
 import numpy as np
 
+from reader.camera.die_body import centred_on_body
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout
 from reader.camera.pip_groups import (MAX_RADIUS_RATIO, MIN_CONTRAST_RATIO, MIN_PATH_BODY, MIN_ROUNDNESS_RATIO,
@@ -31,6 +32,9 @@ MIN_EMPTY_SPOT = 0.6
 MAX_BODY_STRAY = 0.4
 #: At least this share of those samples must be body for the candidate to be a die at all.
 MIN_BODY_SHARE = 0.5
+#: The grey levels of a die's body vary (sensor noise, grain) by at most this fraction of
+#: the pip contrast (standard deviation in a small square).
+MAX_BODY_GRAIN = 0.2
 #: Where the face is sampled for occlusion, in units of the pip offset: points between the
 #: outer pips and the face's edge (which is 1.8 to 2.4 out, depending on the dice), clear of
 #: every pip place, and out along both diagonals (beyond a 2's or 3's empty corners).
@@ -105,21 +109,28 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     body_levels = _levels(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body)
     stray = np.abs(body_levels - 1)
     seen = stray[np.isfinite(stray)]
-    die_like = bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
+
+    def die_like() -> bool:  # asked only of faces that fail a check, or show a lone pip
+        # a die's body is uniform round its pips, and smooth (noise and texture are not)
+        return (bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
+                and _grain(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
+
+    if fit.value == 1 and not (die_like() and centred_on_body(pips[0], face.group.squash, grey)):
+        return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
     if _cut_by_frame(fit, grey.shape):
-        return Verdict("occluded", 0.0, die_like)
+        return Verdict("occluded", 0.0, die_like())
     if _stray_pip(face, others) or (fit.value == 1 and _lone_partner(face, grey, lone)):
-        return Verdict("ambiguous pips", 0.0, die_like)
+        return Verdict("ambiguous pips", 0.0, die_like())
     if median([p.edge_width for p in pips]) > BLUR_SLOPE * radius + BLUR_OFFSET:
-        return Verdict("blurred", 0.0, die_like)
+        return Verdict("blurred", 0.0, die_like())
     if fit.value >= 4 and fit.aspect - face.roundness > MAX_SMEAR:
-        return Verdict("blurred", 0.0, die_like)
+        return Verdict("blurred", 0.0, die_like())
     if fit.value >= 4 and face.roundness - fit.aspect > MAX_SKEW:
-        return Verdict("ambiguous pips", 0.0, die_like)
+        return Verdict("ambiguous pips", 0.0, die_like())
     if face.roundness < MIN_FACE_ROUNDNESS:
-        return Verdict("cocked", 0.0, die_like)
+        return Verdict("cocked", 0.0, die_like())
     if fit.value > 1 and fit.spacing < MIN_SPACING_RADII * radius:
-        return Verdict("ambiguous pips", 0.0, die_like)
+        return Verdict("ambiguous pips", 0.0, die_like())
     spots = fit.to_image(_EMPTY_SPOTS[fit.value])
     if fit.value in (2, 3):
         # pips on one diagonal do not show the other diagonal's direction: their shape
@@ -127,16 +138,16 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         try:
             spots = np.vstack([spots, fit_layout(face.group.points).to_image(_EMPTY_SPOTS[fit.value])])
         except LayoutError as err:
-            return Verdict(str(err), 0.0, die_like)
+            return Verdict(str(err), 0.0, die_like())
     spot_levels = _levels(grey, spots, max(1.0, 0.5 * radius), ink, body)
     if np.isnan(spot_levels).any() or np.isnan(body_levels).any():
-        return Verdict("occluded", 0.0, die_like)  # the face runs off the frame
+        return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
     if spot_levels.size and spot_levels.min() < MIN_EMPTY_SPOT:
-        return Verdict("ambiguous pips", 0.0, die_like)
+        return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value == 2 and _pip_beyond(face, grey, ink, body):
-        return Verdict("ambiguous pips", 0.0, die_like)
+        return Verdict("ambiguous pips", 0.0, die_like())
     if not stray.size or stray.max() > MAX_BODY_STRAY:
-        return Verdict("occluded", 0.0, die_like)
+        return Verdict("occluded", 0.0, die_like())
     margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - stray.max() / MAX_BODY_STRAY * 0.5]
     if spot_levels.size:
         margins.append(0.5 + 0.5 * min(1.0, (spot_levels.min() - MIN_EMPTY_SPOT) / (1 - MIN_EMPTY_SPOT)))
@@ -231,17 +242,29 @@ _EMPTY_SPOTS = {value: _empty_spots(value) for value in CANONICAL}
 def _levels(grey: np.ndarray, points: np.ndarray, radius: float, ink: float, body: float) -> np.ndarray:
     """Mean grey level in a small square at each point, as a fraction from ink (0) to body (1);
     NaN where the square leaves the image."""
+    inside, patches = _patches(grey, points, radius)
+    out = np.full(len(inside), np.nan)
+    out[inside] = (patches.mean(axis=1) - ink) / (body - ink)
+    return out
+
+
+def _grain(grey: np.ndarray, points: np.ndarray, radius: float, ink: float, body: float) -> float:
+    """The median spread (standard deviation) of the grey levels in a small square at each
+    point, as a fraction of the pip contrast; NaN if no square lies inside the image."""
+    inside, patches = _patches(grey, points, radius)
+    return float(np.median(patches.std(axis=1))) / abs(body - ink) if inside.any() else math.nan
+
+
+def _patches(grey: np.ndarray, points: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which points' squares of half-side ``ceil(radius)`` lie inside the image, and those
+    squares' grey levels (one row per such point)."""
     h, w = grey.shape
     r = int(np.ceil(radius))
     centres = np.rint(np.asarray(points, float).reshape(-1, 2)).astype(int)
     inside = ((centres[:, 0] >= r) & (centres[:, 0] < w - r) & (centres[:, 1] >= r) & (centres[:, 1] < h - r))
-    out = np.full(len(centres), np.nan)
-    if inside.any():
-        dy, dx = _square(r)
-        c = centres[inside]
-        patches = grey[c[:, 1, None] + dy, c[:, 0, None] + dx]
-        out[inside] = (patches.mean(axis=1) - ink) / (body - ink)
-    return out
+    dy, dx = _square(r)
+    c = centres[inside]
+    return inside, grey[c[:, 1, None] + dy, c[:, 0, None] + dx].astype(np.float32)
 
 
 @lru_cache(maxsize=64)

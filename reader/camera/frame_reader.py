@@ -9,8 +9,10 @@ import cv2
 import numpy as np
 
 from reader.camera.dice_finder import FACE_HALF, FaceCandidate, face_candidates
+from reader.camera.die_body import compact_body
 from reader.camera.face_checks import check_face
 from reader.camera.pip_groups import group_pips
+from reader.camera.pipless_dice import pipless_bodies
 from reader.camera.pips import Pip, find_pips, typical_pip_radius
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
@@ -29,6 +31,8 @@ MIN_PIPS_UNFIT_DIE = 3
 #: ``MIN_WORK_RADIUS`` after all, the frame is searched again at full size.
 REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
 SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
+#: Why a die body whose pips form no face (motion blur, defocus) cannot be read.
+NO_READABLE_FACE = "no readable face"
 #: About this many pixels are read for the table's colour.
 TABLE_SAMPLES = 6000
 
@@ -45,19 +49,29 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[
     readings = []
     for face, cand in zip(faces, candidates):
         if face.fit is None:
-            if len(face.group.pips) < MIN_PIPS_UNFIT_DIE:
+            if len(face.group.pips) < MIN_PIPS_UNFIT_DIE or not compact_body(face.group.pips, face.group.squash, grey):
                 continue
             value, reason, confidence = None, face.reason, 0.0
         else:
             verdict = check_face(face, grey, pips, lone)
             value = face.fit.value if verdict.reason is None else None
             reason, confidence = verdict.reason, verdict.confidence
-            # an unreadable lone blob, or one on no uniform body, is clutter, not a die
-            if value is None and (face.fit.value == 1 or not verdict.die_like):
+            # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
+            if value is None and (face.fit.value == 1 or not verdict.die_like
+                                  or not compact_body(face.group.pips, face.group.squash, grey)):
                 continue
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
                                    ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
+    # dice whose pips motion blur wiped out still count: unreadable, not missed
+    read = [r.center for r in readings if r.status is ReadStatus.OK]
+    for body in pipless_bodies(image_bgr, read, [r.center for r in readings if r.status is not ReadStatus.OK]):
+        cx, cy = body.quad.mean(axis=0)
+        cand = DieCandidate(box=body.box, center=(float(cx), float(cy)), quad=body.quad,
+                            contour=np.rint(body.quad).astype(np.int32).reshape(-1, 1, 2), body_mask=body.mask)
+        colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
+        readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
+                                   NO_READABLE_FACE))
     return readings
 
 

@@ -1,0 +1,92 @@
+"""Evidence of a die's body around pips: a surface of one level, die-sized, centred on them.
+
+A 1 is a lone pip at the centre of its face, so the face's body reaches as far from the
+pip one way as the opposite way, in the face's own units (which undo the camera's
+foreshortening). A lone light or dark mark elsewhere - a key's symbol near the edge of its
+keycap, print on a label - stands on a surface that ends sooner on one side than on the
+other. Where the table looks like the body, the body's edge is not seen on that side, and
+that direction tells nothing. Pips that form no face count as a die only on a body whose
+edge is seen close round them (not print on a laptop's lid).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from reader.camera.pips import Pip
+
+#: Rays from the pip, in face units (pip half-lengths), start this far out (past the rim,
+#: even of a motion-smeared pip; the face edge of a die with a big 1 is about 2 out) ...
+RAY_START = 2.0
+#: ... and look this far for the body's edge (a d6 face is 5 to 7 pip diameters across).
+RAY_REACH = 14.0
+#: Directions looked along (in opposite pairs).
+RAY_COUNT = 16
+#: The body ends where the grey level leaves the body's by this share of the pip contrast,
+#: but at least ``MIN_EDGE_STEP`` levels (sensor noise), for two samples in a row.
+EDGE_SHARE, MIN_EDGE_STEP = 0.25, 12.0
+#: Where the body's edge is seen both ways, the nearer edge is at least this share of the
+#: farther: the pip sits at the face's centre.
+MIN_CENTRING = 0.45
+#: A body with pips that form no face is die-sized: its edge is seen, within ``RAY_REACH``
+#: of its centre, in at least this share of directions.
+MIN_EDGE_SEEN = 0.75
+
+_ANGLES = np.linspace(0, 2 * np.pi, RAY_COUNT, endpoint=False)
+_DIRECTIONS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
+
+
+def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray) -> bool:
+    """Whether the lone ``pip`` sits at the centre of a body of its surroundings' level.
+
+    ``squash`` is the face's foreshortening (the 2x2 map from the face seen square-on to
+    the image, as the pip's shape shows it).
+    """
+    ends = _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey)
+    return _centred(ends)
+
+
+def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> bool:
+    """Whether pips that form no face lie on a die-sized body centred on them: its edge
+    (where the table differs from the body) is seen close round them in most directions.
+
+    Print and symbols on a large surface (a laptop's lid, a label) are not a die.
+    """
+    points = np.array([(p.x, p.y) for p in pips])
+    centre = points.mean(axis=0)
+    pip = max(pips, key=lambda p: p.contrast)
+    length = pip.radius / np.sqrt(pip.roundness)
+    # start past the outermost pip, in face units
+    flat = (points - centre) @ np.linalg.inv(np.asarray(squash, float)).T / length
+    start = float(np.hypot(flat[:, 0], flat[:, 1]).max()) + RAY_START
+    ends = _body_edges(centre, start, pip, squash, grey)
+    return float(np.mean(np.isfinite(ends))) >= MIN_EDGE_SEEN and _centred(ends)
+
+
+def _centred(ends: np.ndarray) -> bool:
+    """Whether, in every direction where the body's edge is seen both ways, it lies about
+    as far one way as the opposite way."""
+    half = RAY_COUNT // 2
+    near, far = np.minimum(ends[:half], ends[half:]), np.maximum(ends[:half], ends[half:])
+    seen_both = np.isfinite(far)
+    return bool(np.all(near[seen_both] >= MIN_CENTRING * far[seen_both]))
+
+
+def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray) -> np.ndarray:
+    """How far (in face units: pip half-lengths, foreshortening undone) from ``centre`` the
+    body of ``pip``'s surroundings' level reaches in each ray direction, from ``start`` out
+    to ``RAY_REACH`` (inf where it reaches further)."""
+    length = pip.radius / np.sqrt(pip.roundness)
+    steps = _DIRECTIONS @ np.asarray(squash, float).T * length        # one face unit, per ray
+    pixels_per_unit = np.hypot(steps[:, 0], steps[:, 1])
+    # about a sample per pixel along the longest ray
+    units = np.arange(start, max(RAY_REACH, start + 1), 1.0 / max(float(pixels_per_unit.max()), 1e-6))
+    points = centre + units[None, :, None] * steps[:, None, :]
+    h, w = grey.shape
+    cols, rows = np.rint(points[..., 0]).astype(int), np.rint(points[..., 1]).astype(int)
+    inside = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
+    levels = grey[np.clip(rows, 0, h - 1), np.clip(cols, 0, w - 1)].astype(np.float32)
+    off = (np.abs(levels - pip.ring) > max(MIN_EDGE_STEP, EDGE_SHARE * pip.contrast)) | ~inside
+    edge = off[:, :-1] & off[:, 1:]
+    return np.where(edge.any(axis=1), units[np.argmax(edge, axis=1)], np.inf)
