@@ -35,6 +35,7 @@ def test_read_expect_reports_sides_and_value_of_every_numbered_die(tmp_path: Pat
     (line,) = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
     dice = sorted(line["dice"], key=lambda d: d["center"][0])
     assert [(d["sides"], d["value"], d["status"]) for d in dice] == [(10, 3, "ok"), (10, 10, "ok")]
+    assert [d["shape"] for d in dice] == ["kite", "kite"] and "problem" not in line
     assert main(["roll", "d%", "--tens", "blue", "--source", f"camera:{throw}", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["total"] == 30  # tens 30 and units 0

@@ -39,7 +39,11 @@ class DieCandidate:
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die as read from a frame: its value, or why it could not be read."""
+    """One die as read from a frame: its value, or why it could not be read.
+
+    ``shape`` is the class of the die's outline seen from above (numbered dice: ``triangle``,
+    ``bar``, ``kite``, ``square``, ``hexagon``, ``decagon``), ``None`` where it is not measured.
+    """
 
     value: int | None
     sides: int
@@ -49,10 +53,15 @@ class DieReading:
     confidence: float
     status: ReadStatus
     reason: str | None
+    shape: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The reading as plain JSON types."""
-        return {"value": self.value, "sides": self.sides, "colour": self.colour,
-                "center": [round(float(c), 1) for c in self.center],
-                "box": [int(v) for v in self.box], "confidence": round(float(self.confidence), 3),
-                "status": self.status.value, "reason": self.reason}
+        """The reading as plain JSON types (``shape`` only where it was measured)."""
+        out: dict[str, object] = {
+            "value": self.value, "sides": self.sides, "colour": self.colour,
+            "center": [round(float(c), 1) for c in self.center],
+            "box": [int(v) for v in self.box], "confidence": round(float(self.confidence), 3),
+            "status": self.status.value, "reason": self.reason}
+        if self.shape is not None:
+            out["shape"] = self.shape
+        return out

@@ -97,14 +97,14 @@ def read_numbered(image_bgr: np.ndarray, namer: ColourNamer | None = None, kinds
         sides = SIDES[kind] if kind else 0
         if verdict.model is not None and verdict.shown is not None:
             readings.append(DieReading(value_of(kind, verdict.shown), sides, colour, cand.center, cand.box,
-                                       verdict.score, ReadStatus.OK, None))
+                                       verdict.score, ReadStatus.OK, None, outline.shape.value))
         else:
             reason = _shape_reason(outline, models) if not fitting else None
             reason = reason or verdict.reason or "unreadable"
             if verdict.best is not None and verdict.runner_up is not None and reason == "ambiguous":
                 reason = (f"ambiguous: {label(*verdict.best)} or {label(*verdict.runner_up)}")
             readings.append(DieReading(None, sides, colour, cand.center, cand.box, verdict.score,
-                                       ReadStatus.UNREADABLE, reason))
+                                       ReadStatus.UNREADABLE, reason, outline.shape.value))
     return readings
 
 
