@@ -101,21 +101,33 @@ def measure_parts(parts: list[PipPart], grey: np.ndarray) -> list[Pip | None]:
     level = np.where(core_count > 0,
                      np.bincount(part[core_at], values[core_at], len(shapes)) / np.maximum(core_count, 1),
                      np.bincount(part[owns], values[owns], len(shapes)) / np.maximum(own_count, 1))
-    rim_at = (dist >= 0.5 * r) & (dist <= 1.5 * r + 1)
-    rim_sorted, rim_start, rim_count = _sorted_by_part(_gradient_at(grey, gx[rim_at], gy[rim_at]), part[rim_at],
-                                                       len(shapes))
-    # the verdicts part by part, on plain numbers
-    ring_sorted, rim_sorted, level = ring_sorted.tolist(), rim_sorted.tolist(), level.tolist()
-    for k, (i, n, first, rims, rim_first) in enumerate(zip(index.tolist(), ring_count.tolist(), ring_start.tolist(),
-                                                            rim_count.tolist(), rim_start.tolist())):
+    if not ring_sorted.size:
+        return out
+    # each ring's median and its 10th and 90th percentiles (parts with too small a ring
+    # are skipped below), then the verdicts part by part, on plain numbers
+    picks = ring_sorted[np.minimum(ring_start[:, None] + ring_count[:, None] * _RING_TENTHS // 10,
+                                   ring_sorted.size - 1)].tolist()
+    level = level.tolist()
+    passed = []
+    for k, (i, n, (ring, ring_high, ring_low)) in enumerate(zip(index.tolist(), ring_count.tolist(), picks)):
         if n < 8:
             continue
-        ring = ring_sorted[first + n // 2]
         contrast = ring - level[k] if parts[i].dark else level[k] - ring
         # the ring must be the surface the pip is printed on: mostly uniform
-        spread = ring_sorted[first + n * 9 // 10] - ring_sorted[first + n // 10]
-        if contrast < MIN_CONTRAST or spread > 0.75 * contrast:
-            continue
+        spread = ring_high - ring_low
+        if contrast >= MIN_CONTRAST and spread <= 0.75 * contrast:
+            passed.append((k, i, ring, contrast))
+    if not passed:
+        return out
+    # the rim's steepness only of the parts that passed (the gradient is the costly part)
+    wanted = np.zeros(len(shapes), bool)
+    wanted[[k for k, *_ in passed]] = True
+    rim_at = wanted[part] & (dist >= 0.5 * r) & (dist <= 1.5 * r + 1)
+    rim_sorted, rim_start, rim_count = _sorted_by_part(_gradient_at(grey, gx[rim_at], gy[rim_at]), part[rim_at],
+                                                       len(shapes))
+    rim_sorted, rim_start, rim_count = rim_sorted.tolist(), rim_start.tolist(), rim_count.tolist()
+    for k, i, ring, contrast in passed:
+        rims, rim_first = rim_count[k], rim_start[k]
         steepest = rim_sorted[rim_first + rims * 9 // 10] if rims else 0.0
         out[i] = Pip(float(x0[k] + cx[k]), float(y0[k] + cy[k]), float(r_eq[k]), float(roundness[k]),
                      float(angle[k]), contrast, level[k], ring, contrast / max(steepest, 1e-3), parts[i].dark)
@@ -130,20 +142,21 @@ def _sorted_by_part(values: np.ndarray, part: np.ndarray, count: int) -> tuple[n
     return keyed - np.repeat(np.arange(count) * _PART_KEY, sizes), np.cumsum(sizes) - sizes, sizes
 
 
+#: The tenths of a ring's sorted values read: its median, 90th and 10th percentiles.
+_RING_TENTHS = np.array([5, 9, 1])
 #: Keeps the parts' values apart when sorted together (above any grey level or step).
 _PART_KEY = 4096.0
 
 
 def _gradient_at(grey: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The grey-level step per pixel (Sobel magnitude / 8) at the points (x, y)."""
+    """The grey-level step per pixel (Sobel magnitude / 8) at the points (x, y) of ``grey``,
+    the image's edge repeated beyond it."""
     h, w = grey.shape
-    rows = np.clip(y[:, None] + _NEIGHBOURS, 0, h - 1)
-    cols = np.clip(x[:, None] + _NEIGHBOURS, 0, w - 1)
-    patch = grey[rows[:, :, None], cols[:, None, :]].astype(np.float32)  # n x 3 x 3
-    gx = (patch[:, :, 2] - patch[:, :, 0]) @ _SOBEL_SMOOTH
-    gy = (patch[:, 2, :] - patch[:, 0, :]) @ _SOBEL_SMOOTH
+    flat = grey.ravel()
+    rows = (np.maximum(y - 1, 0) * w, y * w, np.minimum(y + 1, h - 1) * w)
+    cols = (np.maximum(x - 1, 0), x, np.minimum(x + 1, w - 1))
+    # the 3 x 3 neighbourhood in whole numbers, so the weighted sums are exact
+    at = [[flat[row + col].astype(np.int32) for col in cols] for row in rows]
+    gx = ((at[0][2] - at[0][0]) + 2 * (at[1][2] - at[1][0]) + (at[2][2] - at[2][0])).astype(np.float32)
+    gy = ((at[2][0] - at[0][0]) + 2 * (at[2][1] - at[0][1]) + (at[2][2] - at[0][2])).astype(np.float32)
     return np.hypot(gx, gy) / 8.0  # the Sobel weights sum to 8
-
-
-_NEIGHBOURS = np.array([-1, 0, 1])
-_SOBEL_SMOOTH = np.array([1.0, 2.0, 1.0], np.float32)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import median
 
 import cv2
 import numpy as np
@@ -67,16 +68,16 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
     max_side = 2 * (max_radius or block / 2.5)
     smooth, contrasts = _contrasts(grey, block)
     outlines = [_outer_contours(c.mask) for c in contrasts]
-    pips: list[Pip] = []
+    searches: list[_Search] = []
     for c, regions in zip(contrasts, outlines):
         kept, boxes, _ = _regions(regions, c.mask.shape, max_side, c.diff)
-        pips.extend(_blobs(c.dark, c.mask, kept, boxes, smooth, max_side))
+        searches.append((c.dark, c.mask, kept, boxes))
     for c, other, regions in zip(contrasts, contrasts[::-1], outlines):
         holes = _unseen_holes(regions, c.mask, other.mask, max_side)
         if holes is not None:
             kept, boxes, _ = _regions(_outer_contours(holes), holes.shape, max_side)
-            pips.extend(_blobs(other.dark, holes, kept, boxes, smooth, max_side))
-    return _without_containers(_distinct(pips))
+            searches.append((other.dark, holes, kept, boxes))
+    return _without_containers(_distinct(_blobs(searches, smooth, max_side)))
 
 
 def _distinct(pips: list[Pip]) -> list[Pip]:
@@ -112,10 +113,15 @@ def typical_pip_radius(grey: np.ndarray, sample: int) -> float | None:
             if abs(body - ink) >= MIN_CONTRAST:
                 beyond = np.count_nonzero((crop < (ink + body) / 2) if c.dark else (crop > (ink + body) / 2))
                 radii.append(math.sqrt(beyond / math.pi))
-    return float(np.median(radii)) if radii else None
+    return float(median(radii)) if radii else None
 
 
 _Outline = tuple[np.ndarray, list[np.ndarray]]
+#: A search for pips of one polarity: dark, the contrast mask, its regions and their boxes.
+_Search = tuple[bool, np.ndarray, list[_Outline], np.ndarray]
+#: A region cut once: its crop of the image, its pixels and the contrast mask's there (both
+#: 0 or 1), its size and the crop's corner.
+_Cut = tuple[np.ndarray, np.ndarray, np.ndarray, int, int, int]
 
 
 def _regions(regions: list[_Outline], shape: tuple[int, ...], max_side: float,
@@ -187,82 +193,114 @@ def _without_containers(pips: list[Pip]) -> list[Pip]:
     return [p for p, h in zip(pips, holds.any(axis=1)) if not h]
 
 
-def _blobs(dark: bool, mask: np.ndarray, regions: list[_Outline], boxes: np.ndarray, grey: np.ndarray,
-           max_side: float) -> list[Pip]:
-    """Pips inside ``regions`` of the contrast mask ``mask`` of one polarity.
+def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[Pip]:
+    """Pips inside the regions of each search (of one polarity's contrast mask), in the
+    searches' order.
 
     A region is first cut at half its contrast (halfway between its ink and its
     surroundings): that separates pips the loose detection threshold merged (the close
     pips of a small 6) and gives each pip its true size whatever the blur. A region with no
     pip at that level may be a die darker than its table, holding its pips: it is then cut
     where its own levels part (Otsu), between the pips and the body. The parts of all
-    regions are measured together.
+    regions of all searches are measured together, first cuts and second cuts apart.
     """
+    firsts = [_first_cuts(dark, mask, regions, boxes, grey, max_side) for dark, mask, regions, boxes in searches]
+    measured = _measured([parts for parts, _, _ in firsts], grey)
+    # regions that gave no pip at half contrast may be dice darker (lighter) than their
+    # table holding their pips: cut again where the region's own levels part. A dark die's
+    # light pips may be darker than the table too (red pips on a black die on light wood):
+    # its light parts are searched as well
+    retries = []
+    for (dark, *_), (_, owners, cuts), pips in zip(searches, firsts, measured):
+        found_in = {owner for owner, p in zip(owners, pips) if p is not None}
+        retry: list[PipPart] = []
+        for index, (crop, region, inked, size, xa, ya) in enumerate(cuts):
+            if index not in found_in and size >= 4 * MIN_PIP_AREA:
+                otsu = float(cv2.threshold(crop[region > 0].reshape(1, -1), 0, 255,
+                                           cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
+                retry.extend(_cut(crop, region, inked, otsu + (0.5 if dark else -0.5), dark, max_side, xa, ya,
+                                  size))
+                if dark:
+                    retry.extend(_cut(crop, region, inked, otsu - 0.5, False, max_side, xa, ya, size))
+        retries.append(retry)
+    out = []
+    for first, second in zip(measured, _measured(retries, grey)):
+        out.extend(p for p in first + second if p is not None)
+    return out
+
+
+def _measured(part_lists: list[list[PipPart]], grey: np.ndarray) -> list[list[Pip | None]]:
+    """Each list of parts measured (all at once: the cost per call is high)."""
+    measured = measure_parts([part for parts in part_lists for part in parts], grey)
+    ends = np.cumsum([len(parts) for parts in part_lists]).tolist()
+    return [measured[end - len(parts):end] for parts, end in zip(part_lists, ends)]
+
+
+def _first_cuts(dark: bool, mask: np.ndarray, regions: list[_Outline], boxes: np.ndarray, grey: np.ndarray,
+                max_side: float) -> tuple[list[PipPart], list[int], list[_Cut]]:
+    """The parts of ``regions`` (of the contrast mask ``mask``) cut at half their contrast,
+    the index of the cut region each part comes from, and the cut regions."""
     height, width = grey.shape
-    cuts: list[tuple[np.ndarray, np.ndarray, np.ndarray, int, int, int]] = []
+    cuts: list[_Cut] = []
     parts: list[PipPart] = []
     owners: list[int] = []
-    for (contour, holes), box in zip(regions, boxes):
-        x0, y0, w, h = (int(v) for v in box)
-        pad = int(np.ceil(1.2 * min(w, h, max_side))) + 2
+    for (contour, holes), (x0, y0, w, h) in zip(regions, boxes.tolist()):
+        pad = math.ceil(1.2 * min(w, h, max_side)) + 2
         xa, ya = max(0, x0 - pad), max(0, y0 - pad)
         xb, yb = min(width, x0 + w + pad), min(height, y0 + h + pad)
-        crop, inked = grey[ya:yb, xa:xb], mask[ya:yb, xa:xb] > 0
+        crop, inked = grey[ya:yb, xa:xb], mask[ya:yb, xa:xb]
+        # the surroundings' level is read on a grid: a few hundred pixels tell it
+        grid = max(1, int(math.sqrt(crop.size / SURROUND_SAMPLES)))
+        outside = crop[::grid, ::grid][inked[::grid, ::grid] == 0]
+        if outside.size < 8:
+            continue
+        surround = float(np.partition(outside, outside.size // 2)[outside.size // 2])
+        low, high = cv2.minMaxLoc(crop)[:2]
+        if surround - MIN_CONTRAST < low and high < surround + MIN_CONTRAST:
+            continue  # nothing in the crop, so nothing in the region, stands out enough to be a pip
         region = np.zeros(crop.shape, np.uint8)
         cv2.drawContours(region, [contour], 0, 1, -1, offset=(-xa, -ya))
         if holes:  # what lies in a hole (a die inside a halo of table) is not this region's
             cv2.drawContours(region, holes, -1, 0, -1, offset=(-xa, -ya))
         size = cv2.countNonZero(region)
-        # the surroundings' level is read on a grid: a few hundred pixels tell it
-        grid = max(1, int(math.sqrt(crop.size / SURROUND_SAMPLES)))
-        outside = crop[::grid, ::grid][~inked[::grid, ::grid]]
-        if size < MIN_PIP_AREA or outside.size < 8:
+        if size < MIN_PIP_AREA:
             continue
         low, high = cv2.minMaxLoc(crop, region)[:2]
         ink = low if dark else high
-        surround = float(np.partition(outside, outside.size // 2)[outside.size // 2])
         if abs(surround - ink) < MIN_CONTRAST:
             continue  # nothing in it stands out enough to be a pip
-        found = _cut(crop, region, inked, (ink + surround) / 2, dark, max_side, xa, ya)
+        found = _cut(crop, region, inked, (ink + surround) / 2, dark, max_side, xa, ya, size)
         parts.extend(found)
         owners.extend([len(cuts)] * len(found))
         cuts.append((crop, region, inked, size, xa, ya))
-    measured = measure_parts(parts, grey)
-    out = [p for p in measured if p is not None]
-    # regions that gave no pip at half contrast may be dice darker (lighter) than their
-    # table holding their pips: cut again where the region's own levels part. A dark die's
-    # light pips may be darker than the table too (red pips on a black die on light wood):
-    # its light parts are searched as well
-    found_in = {owner for owner, p in zip(owners, measured) if p is not None}
-    retry: list[PipPart] = []
-    for index, (crop, region, inked, size, xa, ya) in enumerate(cuts):
-        if index not in found_in and size >= 4 * MIN_PIP_AREA:
-            otsu = float(cv2.threshold(crop[region > 0].reshape(1, -1), 0, 255,
-                                       cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
-            retry.extend(_cut(crop, region, inked, otsu + (0.5 if dark else -0.5), dark, max_side, xa, ya))
-            if dark:
-                retry.extend(_cut(crop, region, inked, otsu - 0.5, False, max_side, xa, ya))
-    out.extend(p for p in measure_parts(retry, grey) if p is not None)
-    return out
+    return parts, owners, cuts
 
 
 def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, dark: bool,
-         max_side: float, xa: int, ya: int) -> list[PipPart]:
-    """The parts of one detected region beyond ``level`` that may be pips."""
-    beyond = (crop < level) if dark else (crop > level)
-    parts = _outlines((beyond & region.view(bool)).view(np.uint8))
+         max_side: float, xa: int, ya: int, size: int) -> list[PipPart]:
+    """The parts of one detected region (of ``size`` pixels) beyond ``level`` that may be pips."""
+    beyond = _beyond(crop, level, dark)
+    parts = _outlines(cv2.bitwise_and(beyond, region))
+    if not parts:
+        return []
+    sized = []
+    for part in parts:
+        px, py, pw, ph = cv2.boundingRect(part)
+        side = max(pw, ph)
+        if pw * ph >= MIN_PIP_AREA / 2 and side <= max_side and side <= 4 * min(pw, ph):
+            sized.append((part, px, py, pw, ph, side))
+    if not sized:
+        return []
     # what a pip's surrounding ring leaves out: the whole detected region around a lone
     # pip (its blurred rim), but only the inked part of a region that holds several pips
     # or a die's body (a die darker than the table)
-    lone = len(parts) == 1 and cv2.countNonZero(region) <= 4 * (cv2.contourArea(parts[0]) + len(parts[0]))
-    exclude = inked if lone else beyond | (inked & (region == 0))
+    lone = len(parts) == 1 and size <= 4 * (cv2.contourArea(parts[0]) + len(parts[0]))
+    # (all these masks hold only 0 and 1: inked less region is inked outside the region)
+    exclude = (inked if lone else cv2.bitwise_or(beyond, cv2.subtract(inked, region))).view(bool)
     out = []
-    for part in parts:
-        px, py, pw, ph = cv2.boundingRect(part)
-        if pw * ph < MIN_PIP_AREA / 2 or max(pw, ph) > max_side or max(pw, ph) > 4 * min(pw, ph):
-            continue
+    for part, px, py, pw, ph, side in sized:
         # measure the pip on a window reaching just past its surrounding ring
-        reach = int(np.ceil(1.2 * max(pw, ph))) + 2
+        reach = math.ceil(1.2 * side) + 2
         sx, sy = max(0, px - reach), max(0, py - reach)
         ex, ey = min(crop.shape[1], px + pw + reach), min(crop.shape[0], py + ph + reach)
         own = np.zeros((ey - sy, ex - sx), np.uint8)
@@ -271,6 +309,17 @@ def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, 
         if area >= MIN_PIP_AREA / 2 and area >= 0.4 * pw * ph:
             out.append(PipPart(own, exclude[sy:ey, sx:ex], xa + sx, ya + sy, dark))
     return out
+
+
+def _beyond(crop: np.ndarray, level: float, dark: bool) -> np.ndarray:
+    """1 where the grey levels of ``crop`` lie beyond ``level`` (below it if ``dark``), else 0.
+
+    On whole grey levels, ``v > level`` is ``v > floor(level)`` and ``v < level`` is
+    ``v <= ceil(level) - 1``: OpenCV's threshold, which takes a whole-level threshold.
+    """
+    if dark:
+        return cv2.threshold(crop, math.ceil(level) - 1, 1, cv2.THRESH_BINARY_INV)[1]
+    return cv2.threshold(crop, math.floor(level), 1, cv2.THRESH_BINARY)[1]
 
 
 def _bounding_boxes(contours: list[np.ndarray]) -> np.ndarray:
