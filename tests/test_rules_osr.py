@@ -11,20 +11,13 @@ from hypothesis import strategies as st
 
 from reader.sources.scripted import ScriptedDice
 from reader.sources.virtual import VirtualDice
+from scripted_run import drive_or_refuse, run  # scripted faces in, result out
 from rules import osr
 from rules.dice import DiceRequest
-from rules.errors import RulesError, ThrowMismatch
+from rules.errors import RulesError
 from rules.osr import OsrAttack, OsrCheck, OsrFate, OsrOpposed, OsrOutcomeTable, OsrSave
 from rules.protocol import drive
 from rules.result import Outcome
-
-
-def run(resolution, *faces: int):
-    """Drive ``resolution`` with exactly ``faces`` (leftovers are an error)."""
-    dice = ScriptedDice(faces)
-    result = drive(resolution, dice.throw_now)
-    dice.finish()
-    return result
 
 
 def no_dice(request: DiceRequest):
@@ -182,13 +175,6 @@ def test_suggested_fate_chances():
 # --- properties -----------------------------------------------------------------------------------------------
 
 faces_lists = st.lists(st.integers(1, 6), min_size=0, max_size=10)
-
-
-def drive_or_refuse(resolution, faces):
-    try:
-        return drive(resolution, ScriptedDice(faces).throw_now)
-    except (RulesError, ThrowMismatch):
-        return None
 
 
 @settings(max_examples=300, deadline=None)

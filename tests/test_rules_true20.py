@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from reader.sources.scripted import ScriptedDice
 from reader.sources.virtual import VirtualDice
+from scripted_run import drive_or_refuse, run  # scripted faces in, result out
 from rules import true20 as t20
 from rules.dice import DiceRequest, Role
-from rules.errors import RulesError, ThrowMismatch
+from rules.errors import RulesError
 from rules.protocol import drive
 from rules.result import Outcome
 from rules.true20 import (ActionTime, Challenge, ChallengeForm, ChallengeKind, True20Aid, True20Attack, True20Check,
@@ -20,14 +21,6 @@ from rules.true20 import (ActionTime, Challenge, ChallengeForm, ChallengeKind, T
 
 FAST = Challenge(ChallengeKind.FAST_TASK)
 RISK = Challenge(ChallengeKind.CALCULATED_RISK)
-
-
-def run(resolution, *faces: int):
-    """Drive ``resolution`` with exactly ``faces`` (leftovers are an error)."""
-    dice = ScriptedDice(faces)
-    result = drive(resolution, dice.throw_now)
-    dice.finish()
-    return result
 
 
 def requests_of(resolution, *faces: int) -> list[DiceRequest]:
@@ -379,14 +372,6 @@ checks = st.builds(True20Check, st.integers(-10, 30), st.integers(-5, 45),
                    challenges=st.lists(st.builds(Challenge, st.sampled_from(ChallengeKind),
                                                  st.sampled_from(ChallengeForm)), max_size=3).map(tuple),
                    action=st.sampled_from([None, *ActionTime]))
-
-
-def drive_or_refuse(resolution, faces):
-    """The result, or None when the rules refuse the parameters or the faces run out."""
-    try:
-        return drive(resolution, ScriptedDice(faces).throw_now)
-    except (RulesError, ThrowMismatch):
-        return None
 
 
 @settings(max_examples=300, deadline=None)
