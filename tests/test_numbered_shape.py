@@ -17,7 +17,7 @@ from reader.camera.numbered.frame import read_numbered
 from reader.camera.numbered.shape import SURE_SHAPE, DieShape, classify
 from reader.camera.numbered.teaching import TeachingError, TeachingSession, teach_from_photos
 from reader.camera.reading import ReadStatus
-from reader.camera.render_numbered import NumberedLook, PlacedDie, render_table
+from reader.camera.render_numbered import PlacedDie, render_table
 from tests.test_numbered_reading import RED, teach
 
 TOWER = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "numeral-tower"
