@@ -327,3 +327,38 @@ def test_die_smeared_past_reading_is_reported_unreadable(palette: int) -> None:
     smeared = reading_at(readings, moving.centre, 40)
     assert smeared is not None and smeared.status is ReadStatus.UNREADABLE and smeared.reason
     assert len(readings) == 4, readings
+
+
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_face_running_past_the_frame_edge_reads_when_every_pip_place_is_in_view(value: int) -> None:
+    """No pip can hide beyond a face's corner pips: a 4, 5 or 6 whose border runs past the
+    frame but whose pip places are all in view is read; a lone pip there is not."""
+    side = 64
+    centre_y = 480 - 0.45 * side  # the face's border 0.05 of a side past the frame
+    dice = [Die(value, (220, centre_y), side, 0.0, WHITE, BLACK), Die(1, (440, centre_y), side, 0.0, WHITE, BLACK)]
+    readings = read_frame(render_scene(dice, (120, 170, 205), seed=value))
+    got = reading_at(readings, dice[0].centre, side / 2)
+    assert got is not None and (got.status, got.value) == (ReadStatus.OK, value), readings
+    lone = reading_at(readings, dice[1].centre, side / 2)
+    assert lone is None or lone.status is ReadStatus.UNREADABLE, lone
+
+
+@pytest.mark.parametrize("front", [2, 5])
+def test_top_face_one_above_a_front_face_lit_alike_reads_as_one_die(front: int) -> None:
+    """An oblique camera sees a 1 on top and, below it, the die's front face lit as brightly
+    with its pips foreshortened alike: the die reads 1 and the front face is no die."""
+    side, squash = 64.0, 0.7
+    img = render_scene([], (120, 170, 205), seed=front)
+    top = Die(1, (320.0, 200.0), side, 0.0, WHITE, BLACK, squash=squash)
+    under = Die(front, (320.0, 200.0 + side * squash), side, 0.0, WHITE, BLACK, squash=squash)
+    for die in (under, top):
+        corners = face_points(die, [[-1, -1], [1, -1], [1, 1], [-1, 1]])
+        _poly(img, corners, die.body)
+        r = die.pip_radius * die.side
+        for x, y in face_points(die, CANONICAL[die.value] * PIP_OFFSET * 2):
+            cv2.ellipse(img, (int(round(x * 16)), int(round(y * 16))), (int(r * 16), int(r * squash * 16)),
+                        0.0, 0, 360, die.pips, -1, cv2.LINE_AA, shift=4)
+    readings = read_frame(cv2.GaussianBlur(img, (0, 0), 0.7))
+    got = reading_at(readings, top.centre, side / 3)
+    assert got is not None and (got.status, got.value) == (ReadStatus.OK, 1), readings
+    assert all(r is got or r.status is ReadStatus.UNREADABLE for r in readings), readings

@@ -46,9 +46,9 @@ def test_all_photos_are_almost_never_read_wrong_and_seldom_show_phantom_dice() -
     tally = _tally("train", "valid")
     assert tally.dice == 1206
     assert tally.wrong < 0.005 * tally.dice, tally.wrong_cases
-    assert tally.correct >= 0.984 * tally.dice, tally.rows
+    assert tally.correct >= 0.988 * tally.dice, tally.rows
     phantoms = [row for row in tally.rows if row[1] == 0]
-    assert len(phantoms) <= 55, phantoms
+    assert len(phantoms) <= 40, phantoms
     # a lone mark (a key's symbol) read as a 1 was most of them before bodies were checked
     assert sum(1 for row in phantoms if row[2] == "1") <= 20, phantoms
 
@@ -59,3 +59,17 @@ def test_large_frames_searched_at_reduced_size_read_as_well() -> None:
     tally = _tally("valid", scale=2.0)
     assert tally.correct >= 0.99 * tally.dice, tally.rows
     assert tally.wrong < 0.005 * tally.dice, tally.wrong_cases
+
+
+@pytest.mark.parametrize("name", ["dice_42", "four_16"])
+def test_oblique_dice_are_read_by_their_top_faces_only(name: str) -> None:
+    """Dice seen obliquely show side faces with pips below their top faces: a 1 on top of
+    a 5 lit alike, a 4 on top of a shaded 2. Every die is read by its top face, and no
+    side face is reported as a die of its own."""
+    folder = PHOTOS / "train"
+    if not folder.is_dir():
+        pytest.skip("shared d6-webcam photos not present")
+    tally = Tally()
+    evaluate([image for image in load_folder(folder) if image.path.stem == name], read_frame, tally)
+    assert tally.correct == tally.dice, tally.rows
+    assert tally.false_detections == 0, tally.rows

@@ -33,6 +33,13 @@ SIDE_REACH = 1.8
 SIDE_REACH_OBLIQUE, SIDE_ROUNDNESS_RATIO = 2.8, 0.92
 #: ... or when it lies towards the camera from the rounder face (within this cosine).
 SIDE_DIRECTION_COS = 0.7
+#: Light falls on dice from above: of two faces of one die, one whose body is lit at most
+#: this fraction as bright as the other's is a side face, whatever their shapes.
+SIDE_SHADE = 0.85
+#: A face towards the camera from a top face, lit at most this fraction as bright, is its
+#: front face up to this many half-sides out (a camera 25 degrees above the table sees a
+#: front face's centre about 3.1 half-sides out in the top face's units).
+FRONT_SHADE, FRONT_REACH = 0.93, 3.6
 
 
 @dataclass
@@ -93,11 +100,16 @@ def _drop_side_faces(faces: list[FaceCandidate]) -> list[FaceCandidate]:
     pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII)
     kept: list[int] = []
     for i in range(len(order)):
-        if not any(pairs.within_die(i, top) for top in kept):
+        tops = [top for top in kept if pairs.within_die(i, top)]
+        if not tops:
             kept.append(i)
+        elif all(pairs.shaded(top, i) for top in tops):
+            # the rounder faces were the die's shaded sides: this brighter one is its top
+            kept = [k for k in kept if k not in tops] + [i]
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
     # faces of one die, the one towards the camera is the side face whatever their shapes
-    return [order[i] for i in kept if not any(j != i and pairs.in_front_of(i, j) for j in kept)]
+    return [order[i] for i in kept if not any(j != i and (pairs.in_front_of(i, j) or pairs.shaded_side(i, j))
+                                              for j in kept)]
 
 
 class _Pairs:
@@ -120,6 +132,7 @@ class _Pairs:
         ratio = length[:, None] / length[None, :]
         self.same = (ratio >= 1 / MAX_RADIUS_RATIO) & (ratio <= MAX_RADIUS_RATIO)
         self.fitted = np.array([f.fit is not None for f in faces], bool)
+        self.lit = np.array([f.group.body_level for f in faces])
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         self.along = unit_steps @ self._towards_camera(unit_steps)
 
@@ -129,12 +142,15 @@ class _Pairs:
 
     def _towards_camera(self, unit_steps: np.ndarray) -> np.ndarray:
         """Unit image direction from a top face to the side faces seen with it: voted by
-        every face near a rounder one and clearly more foreshortened than it."""
+        every face near a rounder one and clearly more foreshortened than it, and every face
+        near a clearly brighter one (the light comes from above)."""
         votes = np.zeros(2)
-        for j in range(len(self.roundness)):
-            for i in range(j + 1, len(self.roundness)):
-                if self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[j] and self.near(i, j, SIDE_REACH_OBLIQUE):
-                    votes += unit_steps[i, j]
+        count = len(self.roundness)
+        for j in range(count):
+            for i in range(count):
+                if i != j and self.same[i, j] and self.near(i, j, SIDE_REACH_OBLIQUE):
+                    flatter = i > j and self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[j]
+                    votes += unit_steps[i, j] * (int(flatter) + int(self.shaded(i, j)))
         norm = float(np.hypot(*votes))
         return votes / norm if norm > 0 else np.array([0.0, 1.0])
 
@@ -158,8 +174,22 @@ class _Pairs:
             return True
         return bool(flatter or along > SIDE_DIRECTION_COS) and self.near(i, top, SIDE_REACH_OBLIQUE)
 
+    def shaded(self, i: int, j: int) -> bool:
+        """Whether face i's body is lit clearly less than face j's (a side face of j's die)."""
+        return bool(self.lit[i] < SIDE_SHADE * self.lit[j])
+
+    def shaded_side(self, i: int, top: int) -> bool:
+        """Whether face i is a shaded side face of ``top``'s die: near it, and clearly darker
+        (the top faces of dice that touch lie at one height, under one light)."""
+        return bool(self.same[i, top] and self.fitted[top] and self.shaded(i, top)
+                    and self.near(i, top, SIDE_REACH_OBLIQUE))
+
     def in_front_of(self, i: int, top: int) -> bool:
         """Whether face i is a side face of ``top``'s die, lying towards the camera from it."""
         # pips that fit no face show no die's extent to measure that by
-        return bool(self.same[i, top] and self.fitted[top] and self.along[i, top] > SIDE_DIRECTION_COS
-                    and self.near(i, top, SIDE_REACH_OBLIQUE))
+        if not (self.same[i, top] and self.fitted[top] and self.along[i, top] > SIDE_DIRECTION_COS):
+            return False
+        # a front face stands up from the table: seen from low down, its centre lies further
+        # out in the top face's units than a die's width, and it is lit less than the top
+        return self.near(i, top, SIDE_REACH_OBLIQUE) or (self.lit[i] < FRONT_SHADE * self.lit[top]
+                                                          and self.near(i, top, FRONT_REACH))

@@ -64,6 +64,9 @@ SINGLE_PIP_CONFIDENCE = 0.6
 #: A pip candidate this far out from the face centre (in pip offsets, per axis) is on the
 #: face: the edge is about 2.2 out.
 STRAY_REACH = 1.9
+#: How far out (in pip offsets, per axis) a pip place with its rim reaches: the corner
+#: pips sit 1 out, and a pip's rim about half an offset beyond its centre.
+PIP_PLACES_REACH = 1.6
 #: Pips less round than this mean the face is seen too edge-on: a cocked die.
 MIN_FACE_ROUNDNESS = 0.45
 #: Pips of a real face sit at least this many pip radii apart along a face axis (the pips
@@ -140,15 +143,15 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         except LayoutError as err:
             return Verdict(str(err), 0.0, die_like())
     spot_levels = _levels(grey, spots, max(1.0, 0.5 * radius), ink, body)
-    if np.isnan(spot_levels).any() or np.isnan(body_levels).any():
+    if np.isnan(spot_levels).any() or seen.size < MIN_BODY_SHARE * len(body_levels):
         return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
     if spot_levels.size and spot_levels.min() < MIN_EMPTY_SPOT:
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value == 2 and _pip_beyond(face, grey, ink, body):
         return Verdict("ambiguous pips", 0.0, die_like())
-    if not stray.size or stray.max() > MAX_BODY_STRAY:
+    if seen.max() > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like())
-    margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - stray.max() / MAX_BODY_STRAY * 0.5]
+    margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - seen.max() / MAX_BODY_STRAY * 0.5]
     if spot_levels.size:
         margins.append(0.5 + 0.5 * min(1.0, (spot_levels.min() - MIN_EMPTY_SPOT) / (1 - MIN_EMPTY_SPOT)))
     if fit.value == 1:
@@ -157,10 +160,18 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
 
 
 def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:
-    """Whether the face may reach past the frame's edge, where pips would go unseen (a lone
-    pip is measured with the spacing of a typical die, not the small one it was fitted with)."""
-    axes = fit.axes * (DEFAULT_SPACING_RADII / SINGLE_SPACING_RADII if fit.value == 1 else 1.0)
-    corners = fit.centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * FACE_HALF @ axes.T
+    """Whether a pip of the face may lie past the frame's edge, unseen (a lone pip is
+    measured with the spacing of a typical die, not the small one it was fitted with).
+
+    Every pip place lies within the square of the corner pips, so a face whose pip places
+    are all in view may run past the edge itself: nothing that counts is hidden there. A
+    lone pip must show its whole face: it is a die only on a body centred on it.
+    """
+    if fit.value == 1:
+        axes, reach = fit.axes * (DEFAULT_SPACING_RADII / SINGLE_SPACING_RADII), FACE_HALF
+    else:
+        axes, reach = fit.axes, PIP_PLACES_REACH
+    corners = fit.centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * reach @ axes.T
     h, w = shape[:2]
     return bool((corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any())
 

@@ -39,6 +39,12 @@ MAX_CUT_LINK = 0.85
 #: Along the path between two pips of one face the grey level stays at least this far
 #: (as a fraction of the pip contrast) from the pip level towards the body level.
 MIN_PATH_BODY = 0.6
+#: A pip this far out from the centre of the face the rest of its group forms (in that
+#: face's units, per axis: its edge is 2 to 2.2 out, the centre of the face beyond it 4 to
+#: 4.4) lies on a neighbouring face: a top face's 1 grouped with a side face's pips, lit
+#: and foreshortened alike. Three pips of one face in an L reach 3 out from the 2 two of
+#: them form. Groups of at most ``MAX_PEEL`` pips are searched for such a pip.
+OFF_FACE_REACH, MAX_PEEL = 3.6, 7
 
 
 @dataclass(frozen=True)
@@ -166,7 +172,13 @@ def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[P
         return [group]
     inner = sorted((lk for lk in links if lk[1] in members and lk[2] in members), reverse=True)
     if not inner or inner[-1][0] > MAX_CUT_LINK:
-        return [group]  # no seam and no unlike pip to cut at: one face, and not a real one
+        # no seam and no unlike pip to cut at: one surface, unless one pip lies off the face
+        # the others form (the same surface seen round a die's edge)
+        off = _off_face_pip(group)
+        if off is None:
+            return [group]
+        rest = [m for k, m in enumerate(members) if k != off]
+        return [PipGroup((pips[members[off]],)), *_split(rest, links, pips)]
     weakest = inner[-1][0]
     kept = [lk for lk in inner if lk[0] > weakest]
     out: list[PipGroup] = []
@@ -177,6 +189,23 @@ def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[P
 
 def _is_face(group: PipGroup) -> bool:
     return group.layout(1.0)[0] is not None
+
+
+def _off_face_pip(group: PipGroup) -> int | None:
+    """The pip (its index) that lies furthest off the face the group's other pips form,
+    if one lies at least ``OFF_FACE_REACH`` out; None if none does."""
+    if not 3 <= len(group.pips) <= MAX_PEEL:
+        return None
+    best, best_reach = None, OFF_FACE_REACH
+    for k, pip in enumerate(group.pips):
+        fit = PipGroup(group.pips[:k] + group.pips[k + 1:]).layout(1.0)[0]
+        if fit is None:
+            continue
+        u, v = np.linalg.solve(fit.axes, np.array([pip.x, pip.y]) - fit.centre)
+        reach = max(abs(u), abs(v))
+        if reach >= best_reach:
+            best, best_reach = k, reach
+    return best
 
 
 def path_scores(grey: np.ndarray, pips: list[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
