@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +22,10 @@ IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".
 
 # OpenCV's own warnings ("can't open camera by index") would break the one-line error rule
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
+#: V4L2 takes 1 for manual exposure; older OpenCV backends took 0.25.
+MANUAL_EXPOSURE, LEGACY_MANUAL_EXPOSURE = 1, 0.25
 
 
 class InputError(DicetableError):
@@ -58,15 +62,18 @@ class CameraInput(FrameInput):
     """A webcam opened with MJPG at 1280x720, its exposure and white balance then locked.
 
     Auto exposure and white balance run for ``settle_frames`` frames so the picture starts
-    right, and are then switched off where the driver allows it (``locked`` says what held):
-    a drifting white balance would change the dice's colours between throws.
+    right; the values they settled on are then kept and the automatics switched off where
+    the driver allows it (``locked`` says what held): a drifting white balance would change
+    the dice's colours between throws, a drifting exposure their brightness.
+    ``open_capture`` opens the device (OpenCV's by default; tests pass a simulated one).
     """
 
     live = True
 
-    def __init__(self, index: int, size: tuple[int, int] = (1280, 720), settle_frames: int = 15) -> None:
+    def __init__(self, index: int, size: tuple[int, int] = (1280, 720), settle_frames: int = 15,
+                 open_capture: Callable[[int], cv2.VideoCapture] = cv2.VideoCapture) -> None:
         self.name = f"camera {index}"
-        self._capture = cv2.VideoCapture(index)
+        self._capture = open_capture(index)
         if not self._capture.isOpened():
             raise InputError(f"no camera at index {index} (is it plugged in and not used by another program?)")
         cap = self._capture
@@ -77,14 +84,9 @@ class CameraInput(FrameInput):
             if not cap.read()[0]:
                 cap.release()
                 raise InputError(f"camera {index} opened but delivers no frames")
-        self.locked = {
-            # V4L2 takes 1 for manual exposure (older OpenCV backends took 0.25)
-            "exposure": cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1) or cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 0.25),
-            "white_balance": cap.set(cv2.CAP_PROP_AUTO_WB, 0),
-        }
-        temperature = cap.get(cv2.CAP_PROP_WB_TEMPERATURE)
-        if self.locked["white_balance"] and temperature > 0:
-            cap.set(cv2.CAP_PROP_WB_TEMPERATURE, temperature)
+        self.locked = {"exposure": _lock(cap, (cv2.CAP_PROP_AUTO_EXPOSURE, (MANUAL_EXPOSURE, LEGACY_MANUAL_EXPOSURE)),
+                                         cv2.CAP_PROP_EXPOSURE),
+                       "white_balance": _lock(cap, (cv2.CAP_PROP_AUTO_WB, (0,)), cv2.CAP_PROP_WB_TEMPERATURE)}
         self._start = time.monotonic()
 
     def frames(self) -> Iterator[Frame]:
@@ -138,6 +140,18 @@ class StillsInput(FrameInput):
     def frames(self) -> Iterator[Frame]:
         for index, path in enumerate(self._paths):
             yield Frame(float(index), load_image(path), str(path), index)
+
+
+def _lock(cap: cv2.VideoCapture, automatic: tuple[int, tuple[float, ...]], value: int) -> bool:
+    """Switch an automatic off (trying each of its "off" settings) and keep the value it had
+    chosen, as drivers may jump back to a stored default; whether the switch held."""
+    chosen = cap.get(value)
+    switch, offs = automatic
+    if not any(cap.set(switch, off) for off in offs):
+        return False
+    if chosen > 0:
+        cap.set(value, chosen)
+    return True
 
 
 def load_image(path: Path) -> np.ndarray:
