@@ -362,3 +362,24 @@ def test_top_face_one_above_a_front_face_lit_alike_reads_as_one_die(front: int) 
     got = reading_at(readings, top.centre, side / 3)
     assert got is not None and (got.status, got.value) == (ReadStatus.OK, 1), readings
     assert all(r is got or r.status is ReadStatus.UNREADABLE for r in readings), readings
+
+
+@pytest.mark.parametrize("value", [3, 5])
+@pytest.mark.parametrize("palette", [1, 6])
+def test_glare_round_the_middle_pip_never_reads_it_alone(value: int, palette: int) -> None:
+    """A glossy die's highlight brightens the surroundings of its middle pip more than its
+    corners': the middle pip is no 1. A 5 is read whole; a 3 (three marks in a row, as
+    letters of print are) may go unread, but is never read as anything else."""
+    body, pips, table = PALETTES[palette]
+    side = 60
+    die = Die(value, (320, 240), side, 20.0, body, pips)
+    img = render_scene([die], table, seed=value).astype(np.float32)
+    yy, xx = np.mgrid[0:480, 0:640]
+    glare = np.exp(-((xx - 320) ** 2 + (yy - 240) ** 2) / (2 * (0.2 * side) ** 2)) * 60
+    img = np.clip(img + glare[..., None], 0, 255).astype(np.uint8)
+    readings = read_frame(img)
+    if value == 3:
+        assert all(r.value in (None, 3) for r in readings), readings
+    else:
+        got = reading_at(readings, die.centre, side / 2)
+        assert got is not None and (got.status, got.value) == (ReadStatus.OK, value) and len(readings) == 1, readings

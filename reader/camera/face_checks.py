@@ -61,12 +61,12 @@ ROUND_PIP, MAX_AXIS_TURN = 0.85, math.radians(25)
 #: Highest confidence in a 1: a lone pip shows no layout to check, and clutter (a round
 #: mark, a key's symbol) can look like one.
 SINGLE_PIP_CONFIDENCE = 0.6
-#: A pip candidate this far out from the face centre (in pip offsets, per axis) is on the
-#: face: the edge is about 2.2 out.
-STRAY_REACH = 1.9
 #: How far out (in pip offsets, per axis) a pip place with its rim reaches: the corner
 #: pips sit 1 out, and a pip's rim about half an offset beyond its centre.
 PIP_PLACES_REACH = 1.6
+#: A pip candidate this far out from the face centre (in pip offsets, per axis) is on the
+#: face: the edge is about 2.2 out.
+STRAY_REACH = 1.9
 #: Pips less round than this mean the face is seen too edge-on: a cocked die.
 MIN_FACE_ROUNDNESS = 0.45
 #: Pips of a real face sit at least this many pip radii apart along a face axis (the pips
@@ -160,27 +160,31 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
 
 
 def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:
-    """Whether a pip of the face may lie past the frame's edge, unseen (a lone pip is
-    measured with the spacing of a typical die, not the small one it was fitted with).
+    """Whether a pip of the face may lie past the frame's edge, unseen.
 
     Every pip place lies within the square of the corner pips, so a face whose pip places
     are all in view may run past the edge itself: nothing that counts is hidden there. A
     lone pip must show its whole face: it is a die only on a body centred on it.
     """
-    if fit.value == 1:
-        axes, reach = fit.axes * (DEFAULT_SPACING_RADII / SINGLE_SPACING_RADII), FACE_HALF
-    else:
-        axes, reach = fit.axes, PIP_PLACES_REACH
-    corners = fit.centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * reach @ axes.T
+    reach = FACE_HALF if fit.value == 1 else PIP_PLACES_REACH
+    corners = fit.centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * reach @ _typical_axes(fit).T
     h, w = shape[:2]
     return bool((corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any())
 
 
+def _typical_axes(fit: LayoutFit) -> np.ndarray:
+    """The face's axes; a lone pip's scaled to the pip offset of a typical die, not the
+    small one it was fitted with (which errs small for grouping)."""
+    return fit.axes * (DEFAULT_SPACING_RADII / SINGLE_SPACING_RADII) if fit.value == 1 else fit.axes
+
+
 def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
-    """Whether a pip like the face's own, but not one of them, lies on the face."""
+    """Whether a pip like the face's own, but not one of them, lies on the face (a 1's
+    face measured as a typical die's: the corner pips of a 3 or 5 whose middle pip was
+    not grouped with them lie on it)."""
     own = set(map(id, face.group.pips))
     radius, dark = face.group.radius, face.group.pips[0].dark
-    (a, b), (c, d) = face.fit.axes
+    (a, b), (c, d) = _typical_axes(face.fit)
     det = a * d - b * c
     cx, cy = face.centre
     for p in others:

@@ -39,6 +39,8 @@ MAX_CUT_LINK = 0.85
 #: Along the path between two pips of one face the grey level stays at least this far
 #: (as a fraction of the pip contrast) from the pip level towards the body level.
 MIN_PATH_BODY = 0.6
+#: Unlinked groups on one body are joined only into faces of this many pips or more.
+MIN_JOINED = 4
 #: A pip this far out from the centre of the face the rest of its group forms (in that
 #: face's units, per axis: its edge is 2 to 2.2 out, the centre of the face beyond it 4 to
 #: 4.4) lies on a neighbouring face: a top face's 1 grouped with a side face's pips, lit
@@ -114,20 +116,22 @@ def group_pips(pips: list[Pip], grey: np.ndarray) -> list[PipGroup]:
     if not pips:
         return []
     xy = np.array([(p.x, p.y) for p in pips], float)
-    alike = _alike(pips, xy)
-    first, second = np.nonzero(np.triu(alike > 0, 1))
+    alike, placeable = _alike(pips, xy)
+    first, second = np.nonzero(np.triu(placeable, 1))
     scores = path_scores(grey, pips, first, second)
+    on_body = scores >= MIN_PATH_BODY
     links = [(float(s * alike[i, j]), int(i), int(j))
-             for s, i, j in zip(scores, first, second) if s >= MIN_PATH_BODY]
+             for s, i, j in zip(scores[on_body], first[on_body], second[on_body]) if alike[i, j] > 0]
     groups: list[PipGroup] = []
     for members in _components(range(len(pips)), links):
         groups.extend(_split(members, links, pips))
-    return groups
+    return _join_unevenly_lit(groups, list(zip(first[on_body].tolist(), second[on_body].tolist())), pips)
 
 
-def _alike(pips: list[Pip], xy: np.ndarray) -> np.ndarray:
+def _alike(pips: list[Pip], xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every pair of pips, how alike they are (1 = same size, shape, ink and
-    surroundings), or 0 when they cannot share a face (too unlike, or too far apart)."""
+    surroundings), or 0 when they cannot share a face (too unlike, or too far apart); and
+    whether they may share a face by place, size and shape alone, whatever their light."""
     radius, roundness, contrast, ring, dark = (np.array([getattr(p, k) for p in pips], float)
                                                for k in ("radius", "roundness", "contrast", "ring", "dark"))
 
@@ -138,12 +142,13 @@ def _alike(pips: list[Pip], xy: np.ndarray) -> np.ndarray:
     ring_gap = np.abs(np.subtract.outer(ring, ring))
     mean_contrast = np.add.outer(contrast, contrast) / 2
     distance = np.hypot(np.subtract.outer(xy[:, 0], xy[:, 0]), np.subtract.outer(xy[:, 1], xy[:, 1]))
-    ok = ((dark[:, None] == dark[None, :]) & (r_ratio >= 1 / MAX_RADIUS_RATIO)
-          & (round_ratio >= MIN_ROUNDNESS_RATIO) & (c_ratio >= MIN_CONTRAST_RATIO)
-          & (ring_gap <= np.maximum(MAX_RING_DIFFERENCE * mean_contrast, RING_NOISE))
-          & (distance <= MAX_LINK_RADII * np.add.outer(radius, radius) / 2))
+    placeable = ((dark[:, None] == dark[None, :]) & (r_ratio >= 1 / MAX_RADIUS_RATIO)
+                 & (round_ratio >= MIN_ROUNDNESS_RATIO)
+                 & (distance <= MAX_LINK_RADII * np.add.outer(radius, radius) / 2))
+    ok = (placeable & (c_ratio >= MIN_CONTRAST_RATIO)
+          & (ring_gap <= np.maximum(MAX_RING_DIFFERENCE * mean_contrast, RING_NOISE)))
     likeness = r_ratio * round_ratio * c_ratio * (1 - ring_gap / np.maximum.outer(contrast, contrast))
-    return np.where(ok, likeness, 0.0)
+    return np.where(ok, likeness, 0.0), placeable
 
 
 def _components(nodes, links: list[tuple[float, int, int]]) -> list[list[int]]:
@@ -189,6 +194,31 @@ def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[P
 
 def _is_face(group: PipGroup) -> bool:
     return group.layout(1.0)[0] is not None
+
+
+def _join_unevenly_lit(groups: list[PipGroup], on_body: list[tuple[int, int]], pips: list[Pip]) -> list[PipGroup]:
+    """Join groups that together form one face, their pips on one body but some of them in
+    a highlight (glare on a glossy die), so that they were not linked.
+
+    ``on_body`` holds the pairs of pips (indices into ``pips``) that may share a face by
+    place, size and shape, with only body between them, whatever their light. The largest
+    group anchors the face; the others join only if they are lit at least as brightly: a
+    side face is shaded, and its pips with a top face's may well fit some face too. Only
+    faces of ``MIN_JOINED`` pips or more are made so: any marks in a row (letters of print)
+    fit a 2 or a 3, but few fit the corners of a 4, 5 or 6.
+    """
+    group_of = {id(p): k for k, g in enumerate(groups) for p in g.pips}
+    pairs = [(0.0, group_of[id(pips[i])], group_of[id(pips[j])]) for i, j in on_body]
+    out = []
+    for members in _components(range(len(groups)), [pair for pair in pairs if pair[1] != pair[2]]):
+        parts = sorted((groups[k] for k in members), key=lambda g: len(g.pips), reverse=True)
+        union = PipGroup(tuple(p for g in parts for p in g.pips))
+        if (len(parts) > 1 and len(parts[0].pips) > 1 and MIN_JOINED <= len(union.pips) <= 6
+                and all(g.body_level >= parts[0].body_level - RING_NOISE for g in parts[1:]) and _is_face(union)):
+            out.append(union)
+        else:
+            out.extend(parts)
+    return out
 
 
 def _off_face_pip(group: PipGroup) -> int | None:
