@@ -19,6 +19,7 @@ The loading, matching and tallying functions are meant to be reused for other di
 from __future__ import annotations
 
 import argparse
+import signal
 import csv
 import sys
 import time
@@ -118,27 +119,29 @@ def _yolo_dice(label: Path) -> Iterable[LabelledDie]:
 
 def match(dice: tuple[LabelledDie, ...], readings: list[DieReading],
           shape: tuple[int, ...]) -> tuple[list[DieReading | None], list[DieReading]]:
-    """Pair each labelled die with a reading; returns the pairs and the unmatched readings."""
-    free = list(range(len(readings)))
-    pairs: list[DieReading | None] = []
-    for die in dice:
+    """Pair labelled dice with readings, nearest pairs first over the whole image (a reading
+    pairs with a die when its centre lies in the die's grown box; a die of a one-die CSV
+    image takes the reading nearest the image's centre); returns each die's reading (None:
+    missed) and the readings left unpaired."""
+    h, w = shape[:2]
+    candidates = []
+    for d, die in enumerate(dice):
         if die.box is None:
-            target = (shape[1] / 2, shape[0] / 2)
-            inside = free
+            target, reach = (w / 2, h / 2), (np.inf, np.inf)
         else:
-            h, w = shape[:2]
             x0, y0, x1, y1 = die.box[0] * w, die.box[1] * h, die.box[2] * w, die.box[3] * h
-            target = ((x0 + x1) / 2, (y0 + y1) / 2)
-            gx, gy = (x1 - x0) * GROW / 2, (y1 - y0) * GROW / 2
-            inside = [i for i in free if abs(readings[i].center[0] - target[0]) <= gx
-                      and abs(readings[i].center[1] - target[1]) <= gy]
-        if not inside:
-            pairs.append(None)
-            continue
-        best = min(inside, key=lambda i: np.hypot(readings[i].center[0] - target[0], readings[i].center[1] - target[1]))
-        free.remove(best)
-        pairs.append(readings[best])
-    return pairs, [readings[i] for i in free]
+            target, reach = ((x0 + x1) / 2, (y0 + y1) / 2), ((x1 - x0) * GROW / 2, (y1 - y0) * GROW / 2)
+        for r, reading in enumerate(readings):
+            dx, dy = reading.center[0] - target[0], reading.center[1] - target[1]
+            if abs(dx) <= reach[0] and abs(dy) <= reach[1]:
+                candidates.append((float(np.hypot(dx, dy)), d, r))
+    pairs: list[DieReading | None] = [None] * len(dice)
+    free = set(range(len(readings)))
+    for _, d, r in sorted(candidates):
+        if pairs[d] is None and r in free:
+            pairs[d] = readings[r]
+            free.remove(r)
+    return pairs, [readings[r] for r in sorted(free)]
 
 
 def evaluate(images: list[LabelledImage], reader: Callable[[np.ndarray], list[DieReading]],
@@ -213,6 +216,7 @@ def time_frame(images: list[np.ndarray], reader: Callable[[np.ndarray], list[Die
 
 
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="+", type=Path, metavar="LABELLED_DIR")
     parser.add_argument("--csv", action="store_true", help="also print one CSV line per labelled die")

@@ -40,6 +40,10 @@ SIDE_SHADE = 0.85
 #: front face up to this many half-sides out (a camera 25 degrees above the table sees a
 #: front face's centre about 3.1 half-sides out in the top face's units).
 FRONT_SHADE, FRONT_REACH = 0.93, 3.6
+#: A die's side face turned from the light keeps at least this fraction of the light its
+#: top face gets (their bodies' grey levels); darker than ``CLEAR_SHADE`` of it, its pip
+#: contrast is darker by the same factor, give or take ``MAX_LIGHT_MISMATCH``.
+MIN_SIDE_LIGHT, CLEAR_SHADE, MAX_LIGHT_MISMATCH = 0.4, 0.7, 1.6
 
 
 @dataclass
@@ -112,6 +116,25 @@ def _drop_side_faces(faces: list[FaceCandidate]) -> list[FaceCandidate]:
                                               for j in kept)]
 
 
+def _one_die(faces: list[FaceCandidate]) -> np.ndarray:
+    """For every pair of faces, whether they may be faces of one die: pips of one size (a
+    pip's long axis is not foreshortened; a 1 may be printed larger), of one polarity, on
+    bodies lit within ``MIN_SIDE_LIGHT`` of each other. A face turned from the light is
+    darker in body and ink alike; where the bodies differ much, the pip contrasts must
+    shrink with them (a black die beside a red one, both with white pips, is another die,
+    not the red one's shaded side)."""
+    length = np.array([f.pip_length for f in faces])
+    dark = np.array([f.group.pips[0].dark for f in faces])
+    body = np.log(np.maximum([f.group.body_level for f in faces], 1.0))
+    contrast = np.log(np.maximum([abs(f.group.body_level - f.group.pip_level) for f in faces], 1.0))
+    shading = body[:, None] - body[None, :]
+    fading = contrast[:, None] - contrast[None, :]
+    sized = np.abs(np.log(length[:, None] / length[None, :])) <= np.log(MAX_RADIUS_RATIO)
+    lit_alike = (np.abs(shading) <= -np.log(MIN_SIDE_LIGHT)) & (
+        (np.abs(shading) <= -np.log(CLEAR_SHADE)) | (np.abs(shading - fading) <= np.log(MAX_LIGHT_MISMATCH)))
+    return sized & (dark[:, None] == dark[None, :]) & lit_alike
+
+
 class _Pairs:
     """How the faces (in order) lie relative to one another: ``units[i, j]`` is the distance
     of face i's centre from face j's in face j's own units (pip offsets along its axes,
@@ -128,11 +151,9 @@ class _Pairs:
                                       else 0.0 for f in faces])
         self.distance = np.hypot(steps[..., 0], steps[..., 1])
         self.roundness = np.array([f.roundness for f in faces])
-        length = np.array([f.pip_length for f in faces])
-        ratio = length[:, None] / length[None, :]
-        self.same = (ratio >= 1 / MAX_RADIUS_RATIO) & (ratio <= MAX_RADIUS_RATIO)
         self.fitted = np.array([f.fit is not None for f in faces], bool)
-        self.lit = np.array([f.group.body_level for f in faces])
+        self.lit = np.array([f.group.light for f in faces])
+        self.same = _one_die(faces)
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         self.along = unit_steps @ self._towards_camera(unit_steps)
 
@@ -143,8 +164,10 @@ class _Pairs:
     def _towards_camera(self, unit_steps: np.ndarray) -> np.ndarray:
         """Unit image direction from a top face to the side faces seen with it: voted by
         every face near a rounder one and clearly more foreshortened than it, and every face
-        near a clearly brighter one (the light comes from above)."""
-        votes = np.zeros(2)
+        near a clearly brighter one (the light comes from above). A webcam usually stands
+        in front of the table, looking down and away: image-down starts with one vote, so
+        that a few contrary votes (clutter, a die's face turned to the light) do not turn it."""
+        votes = np.array([0.0, 1.0])
         count = len(self.roundness)
         for j in range(count):
             for i in range(count):

@@ -22,8 +22,7 @@ import numpy as np
 from reader.camera.die_body import centred_on_body
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout
-from reader.camera.pip_groups import (MAX_RADIUS_RATIO, MIN_CONTRAST_RATIO, MIN_PATH_BODY, MIN_ROUNDNESS_RATIO,
-                                      path_scores)
+from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_PATH_BODY, MIN_ROUNDNESS_RATIO, path_scores
 from reader.camera.pips import Pip
 
 #: An empty pip spot must be at least this far from the pip level towards the body.
@@ -55,6 +54,9 @@ PIP_LIKE = (0.35, 0.7)
 #: Two pips of a 2 lie up to this many pip radii apart (dice with small pips: pip offset
 #: up to 4.5 radii; a 2's pips are 2 * sqrt(2) offsets apart).
 PARTNER_REACH_RADII = 13.0
+#: A partner's contrast is at least this fraction of the lone pip's (or the reverse): a
+#: pip near the edge of a face seen obliquely is fainter, and doubt only costs a reading.
+MIN_PARTNER_CONTRAST = 0.5
 #: Pips at least this round show no direction; the long axes of two ovals of one face
 #: turn from each other by at most this much (radians).
 ROUND_PIP, MAX_AXIS_TURN = 0.85, math.radians(25)
@@ -118,7 +120,7 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         return (bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
                 and _grain(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
 
-    if fit.value == 1 and not (die_like() and centred_on_body(pips[0], face.group.squash, grey)):
+    if fit.value == 1 and not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others)):
         return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
     if _cut_by_frame(fit, grey.shape):
         return Verdict("occluded", 0.0, die_like())
@@ -143,7 +145,7 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         except LayoutError as err:
             return Verdict(str(err), 0.0, die_like())
     spot_levels = _levels(grey, spots, max(1.0, 0.5 * radius), ink, body)
-    if np.isnan(spot_levels).any() or seen.size < MIN_BODY_SHARE * len(body_levels):
+    if np.isnan(spot_levels).any() or not seen.size or seen.size < MIN_BODY_SHARE * len(body_levels):
         return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
     if spot_levels.size and spot_levels.min() < MIN_EMPTY_SPOT:
         return Verdict("ambiguous pips", 0.0, die_like())
@@ -223,7 +225,7 @@ def _lone_partner(face: FaceCandidate, grey: np.ndarray, lone: Sequence[Pip]) ->
     alike = [p for p in lone if p is not pip and p.dark == pip.dark
              and 1 / MAX_RADIUS_RATIO <= p.radius / pip.radius <= MAX_RADIUS_RATIO
              and MIN_ROUNDNESS_RATIO <= p.roundness / pip.roundness <= 1 / MIN_ROUNDNESS_RATIO
-             and MIN_CONTRAST_RATIO <= p.contrast / pip.contrast <= 1 / MIN_CONTRAST_RATIO
+             and MIN_PARTNER_CONTRAST <= p.contrast / pip.contrast <= 1 / MIN_PARTNER_CONTRAST
              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * (p.radius + pip.radius) / 2
              and _foreshortened_alike(p, pip)]
     if not alike:

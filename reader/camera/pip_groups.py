@@ -9,6 +9,7 @@ when that holds; linked pips that form no real face are split at their weakest l
 from __future__ import annotations
 
 import math
+from itertools import combinations
 from dataclasses import dataclass
 from functools import cached_property
 from statistics import median
@@ -39,8 +40,9 @@ MAX_CUT_LINK = 0.85
 #: Along the path between two pips of one face the grey level stays at least this far
 #: (as a fraction of the pip contrast) from the pip level towards the body level.
 MIN_PATH_BODY = 0.6
-#: Unlinked groups on one body are joined only into faces of this many pips or more.
-MIN_JOINED = 4
+#: Unlinked groups on one body are joined only into faces of this many pips or more, from
+#: a group and up to ``MAX_JOIN_PARTS`` others.
+MIN_JOINED, MAX_JOIN_PARTS = 4, 4
 #: A pip this far out from the centre of the face the rest of its group forms (in that
 #: face's units, per axis: its edge is 2 to 2.2 out, the centre of the face beyond it 4 to
 #: 4.4) lies on a neighbouring face: a top face's 1 grouped with a side face's pips, lit
@@ -87,6 +89,12 @@ class PipGroup:
     @cached_property
     def pip_level(self) -> float:
         return median([p.level for p in self.pips])
+
+    @cached_property
+    def light(self) -> float:
+        """How brightly the face is lit: the level of the lighter of its body and its ink
+        (a dark die's gold pips show the light better than its black body)."""
+        return max(self.body_level, self.pip_level)
 
     def layout(self, single_spacing: float) -> tuple[LayoutFit | None, str | None]:
         """The d6 face these pips form (a lone pip: a 1 with that pip offset), or None and
@@ -198,27 +206,58 @@ def _is_face(group: PipGroup) -> bool:
 
 def _join_unevenly_lit(groups: list[PipGroup], on_body: list[tuple[int, int]], pips: list[Pip]) -> list[PipGroup]:
     """Join groups that together form one face, their pips on one body but some of them in
-    a highlight (glare on a glossy die), so that they were not linked.
+    a highlight (glare on a glossy die) or cut apart from the rest where a touching die's
+    pips were linked with them.
 
     ``on_body`` holds the pairs of pips (indices into ``pips``) that may share a face by
-    place, size and shape, with only body between them, whatever their light. The largest
-    group anchors the face; the others join only if they are lit at least as brightly: a
-    side face is shaded, and its pips with a top face's may well fit some face too. Only
-    faces of ``MIN_JOINED`` pips or more are made so: any marks in a row (letters of print)
-    fit a 2 or a 3, but few fit the corners of a 4, 5 or 6.
+    place, size and shape, with only body between them, whatever their light. Each group
+    of two or more pips, largest first, takes in those of the groups so linked to it, lit
+    at least as brightly, with which it forms the largest face: a side face is shaded, and
+    its pips with a top face's may well fit some face too. Only faces of ``MIN_JOINED``
+    pips or more are made so: any marks in a row (letters of print) fit a 2 or a 3, but
+    few fit the corners of a 4, 5 or 6.
     """
     group_of = {id(p): k for k, g in enumerate(groups) for p in g.pips}
-    pairs = [(0.0, group_of[id(pips[i])], group_of[id(pips[j])]) for i, j in on_body]
+    linked: dict[int, set[int]] = {k: set() for k in range(len(groups))}
+    for i, j in on_body:
+        a, b = group_of[id(pips[i])], group_of[id(pips[j])]
+        if a != b:
+            linked[a].add(b)
+            linked[b].add(a)
+    taken: set[int] = set()
     out = []
-    for members in _components(range(len(groups)), [pair for pair in pairs if pair[1] != pair[2]]):
-        parts = sorted((groups[k] for k in members), key=lambda g: len(g.pips), reverse=True)
-        union = PipGroup(tuple(p for g in parts for p in g.pips))
-        if (len(parts) > 1 and len(parts[0].pips) > 1 and MIN_JOINED <= len(union.pips) <= 6
-                and all(g.body_level >= parts[0].body_level - RING_NOISE for g in parts[1:]) and _is_face(union)):
-            out.append(union)
+    for anchor in sorted(range(len(groups)), key=lambda k: -len(groups[k].pips)):
+        if anchor in taken:
+            continue
+        taken.add(anchor)
+        joined = _largest_face_with(groups, anchor, sorted(k for k in linked[anchor] - taken
+                                                           if groups[k].light >= groups[anchor].light - RING_NOISE))
+        if joined is None:
+            out.append(groups[anchor])
         else:
-            out.extend(parts)
+            members, union = joined
+            taken.update(members)
+            out.append(union)
     return out
+
+
+def _largest_face_with(groups: list[PipGroup], anchor: int, others: list[int]) -> tuple[list[int], PipGroup] | None:
+    """The most pips (at least ``MIN_JOINED``, at most six) that the anchor group and some
+    of the ``others`` (the ``MAX_JOIN_PARTS`` nearest) form a face with: the groups taken
+    and the joined group; None if they form no such face."""
+    if len(groups[anchor].pips) < 2 or not others:
+        return None
+    centre = groups[anchor].points.mean(axis=0)
+    nearest = sorted(others, key=lambda k: float(np.hypot(*(groups[k].points.mean(axis=0) - centre))))[:MAX_JOIN_PARTS]
+    best: tuple[list[int], PipGroup] | None = None
+    for size in range(len(nearest), 0, -1):
+        for chosen in combinations(nearest, size):
+            pips = groups[anchor].pips + tuple(p for k in chosen for p in groups[k].pips)
+            if MIN_JOINED <= len(pips) <= 6 and (best is None or len(pips) > len(best[1].pips)):
+                union = PipGroup(pips)
+                if _is_face(union):
+                    best = ([anchor, *chosen], union)
+    return best
 
 
 def _off_face_pip(group: PipGroup) -> int | None:
