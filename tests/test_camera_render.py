@@ -1,13 +1,22 @@
-"""The synthetic table renderer: what it draws is where its ground truth says."""
+"""The synthetic table renderer: what it draws is where its ground truth says; a d6 is a cube
+whose side faces carry the pips of a real die and show on the near side of an oblique camera."""
 
 from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from reader.camera.render import (COLD, D6_OUTLINE, TABLES, WARM, DieLook, Hand, RenderDie, Scene, ThrowPlan,
-                                  render, render_clip, scatter, write_video)
+from reader.camera.render import (COLD, D6_OUTLINE, DARK_LOOKS, LOOKS, TABLES, WARM, DieLook, Hand, RenderDie,
+                                  Scene, ThrowPlan, d6_faces, render, render_clip, scatter, scene_camera,
+                                  write_video)
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 SIZE = (320, 180)
 
@@ -119,3 +128,156 @@ def test_touching_dice_are_both_drawn() -> None:
     assert image[80, 100 - 12].min() > 150  # the white die's face
     red = image[80, 140 + 12].astype(int)
     assert red[2] > 120 and red[2] > 2 * red[1]  # the red die's face beside it
+
+
+# --- d6 dice as cubes -------------------------------------------------------------------------
+
+CUBE = dict(size=(320, 240), noise=0, glare=0, shadow=0, grain=0, table=TABLES["grey"])
+DIRECTIONS = {"top": (0, 0, 1), "bottom": (0, 0, -1), "east": (1, 0, 0), "west": (-1, 0, 0),
+              "north": (0, 1, 0), "south": (0, -1, 0)}  # right-handed: north (far side) is +y here
+
+
+@pytest.mark.parametrize("top", range(1, 7))
+def test_every_turn_of_a_die_is_a_real_d6(top: int) -> None:
+    seen = set()
+    for turn in range(4):
+        faces = d6_faces(top, turn)
+        assert faces["top"] == top and sorted(faces.values()) == [1, 2, 3, 4, 5, 6]
+        assert faces["top"] + faces["bottom"] == faces["east"] + faces["west"] == faces["north"] + faces["south"] == 7
+        # 1, 2 and 3 run counter-clockwise round their corner (Western dice), whatever the turn
+        where = {value: np.array(DIRECTIONS[side]) for side, value in faces.items()}
+        assert np.dot(where[1], np.cross(where[2], where[3])) == 1
+        seen.add((faces["east"], faces["north"]))
+    assert len(seen) == 4
+
+
+def _side_face_centre(die: RenderDie, scene: Scene) -> tuple[int, int]:
+    """Image position of the middle of the die's side face towards the camera (south)."""
+    camera = scene_camera(scene.size, scene.tilt, scene.distance)
+    x, y = camera.project(np.array([[die.centre[0], die.centre[1] + die.size / 2, die.size / 2]]))[0]
+    return int(round(x)), int(round(y))
+
+
+def _below_top_face(image: np.ndarray, box: tuple[int, int, int, int], depth: int) -> np.ndarray:
+    x0, _, x1, y1 = box
+    return image[y1 + 1:y1 + 1 + depth, x0 + 4:x1 - 4].reshape(-1, 3).astype(int)
+
+
+def test_truth_box_lies_on_the_top_face_one_die_side_above_the_table() -> None:
+    die = RenderDie(2, "white", (160, 130), 60, 0, turn=1)
+    for tilt in (0, 40):
+        image, (truth,) = render(Scene(dice=(die,), tilt=tilt, **CUBE))
+        x0, y0, x1, y1 = truth.box
+        face = image[y0 + 4:y1 - 4, x0 + 4:x1 - 4].reshape(-1, 3).astype(int)
+        assert (face.min(axis=1) > 170).mean() > 0.85  # white body, two small pips
+        assert x0 < truth.centre[0] < x1 and y0 < truth.centre[1] < y1
+        px0, py0, px1, py1 = truth.pips
+        assert x0 < px0 < px1 < x1 and y0 < py0 < py1 < y1
+    flat, (top_down,) = render(Scene(dice=(die,), **CUBE))
+    assert top_down.box[3] - top_down.box[1] > truth.box[3] - truth.box[1] + 8  # foreshortened when tilted
+
+
+def test_tilted_camera_sees_the_near_side_face_with_its_pips() -> None:
+    die = RenderDie(2, "white", (160, 120), 60, 0, turn=1)  # a 6 on the side towards the camera
+    assert d6_faces(2, 1)["south"] == 6
+    table = np.array(TABLES["grey"])
+    flat, (flat_truth,) = render(Scene(dice=(die,), **CUBE))
+    below = _below_top_face(flat, flat_truth.box, 20)
+    assert (np.abs(below - table).max(axis=1) < 25).mean() > 0.95  # straight down: only table below the face
+    tilted, (truth,) = render(Scene(dice=(die,), tilt=40, **CUBE))
+    side = _below_top_face(tilted, truth.box, 30)
+    body = side.min(axis=1) > 110  # the side face: the white body in shade
+    ink = side.max(axis=1) < 70  # its pips
+    assert body.mean() > 0.5 and ink.sum() > 40
+    assert np.median(side[body].mean(axis=1)) < np.median(_die_face_brightness(tilted, truth.box)) - 30
+
+
+def _die_face_brightness(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    face = image[y0 + 4:y1 - 4, x0 + 4:x1 - 4].reshape(-1, 3).astype(int)
+    return face[face.min(axis=1) > 110].mean(axis=1)
+
+
+def test_side_faces_show_the_values_of_a_real_die() -> None:
+    def ink_below(turn: int) -> int:
+        image, (truth,) = render(Scene(dice=(RenderDie(2, "white", (160, 120), 60, 0, turn=turn),), tilt=40,
+                                       **CUBE))
+        return int((_below_top_face(image, truth.box, 30).max(axis=1) < 70).sum())
+
+    south = {turn: d6_faces(2, turn)["south"] for turn in range(4)}
+    assert south == {0: 1, 1: 6, 2: 3, 3: 4}
+    ink = {south[turn]: ink_below(turn) for turn in range(4)}
+    assert ink[1] < ink[3] < ink[4] < ink[6]
+
+
+def test_a_low_lamp_lights_the_side_face_more_than_the_top() -> None:
+    die = RenderDie(2, "white", (160, 120), 60, 0, turn=3)  # a 4 on the side: no pip in its middle
+    for lamp, top_brighter in (((-0.35, -0.2, 1.0), True), ((0.0, 1.0, 0.2), False)):
+        scene = Scene(dice=(die,), tilt=40, lamp=lamp, **CUBE)
+        image, (truth,) = render(scene)
+        top = image[int(truth.centre[1]), int(truth.centre[0])].astype(int).mean()
+        sx, sy = _side_face_centre(die, scene)
+        side = image[sy, sx].astype(int).mean()
+        assert (top > side + 30) if top_brighter else (side > top + 10)
+
+
+def test_near_dice_hide_the_dice_behind_them_not_the_other_way_round() -> None:
+    far, near = RenderDie(3, "red", (160, 100), 50, 0), RenderDie(4, "white", (160, 151), 50, 0)
+    image, (far_t, near_t) = render(Scene(dice=(far, near), tilt=40, **CUBE))
+    x = int(near_t.centre[0])
+    # the white top face is drawn over the red die's near side, right up to its own edge
+    top_edge = image[near_t.box[1] + 2:near_t.box[1] + 6, x - 10:x + 10].reshape(-1, 3).astype(int)
+    assert (top_edge.min(axis=1) > 150).mean() > 0.9
+    assert far_t.box[3] <= near_t.box[1] + 2  # the top faces do not overlap
+
+
+def test_a_hand_covers_tilted_dice() -> None:
+    die, hand = RenderDie(5, "red", (160, 205), 36, 0), Hand((160, 120), width=90)  # under the palm
+    covered, (truth,) = render(Scene(dice=(die,), tilt=30, hand=hand, **CUBE))
+    bare, _ = render(Scene(tilt=30, hand=hand, **CUBE))
+    uncovered, _ = render(Scene(dice=(die,), tilt=30, **CUBE))
+    x0, y0, x1, y1 = truth.box
+    diff = np.abs(covered.astype(int) - bare.astype(int))[y0:y1, x0:x1].max(axis=2)
+    assert (diff < 8).mean() > 0.95  # nothing of the die shows through the hand
+    assert np.abs(uncovered.astype(int) - bare.astype(int))[y0:y1, x0:x1].max(axis=2).mean() > 40
+
+
+def test_tumbling_dice_at_any_angle_and_tilt_render_cleanly() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for tilt in (0, 25, 45):
+            dice = tuple(RenderDie(v % 6 + 1, "blue", (60 + 40 * (v % 6), 60 + 50 * (v // 6)), 24, 7.5 * v,
+                                   blur=6.0 + v, blur_angle=10.0 * v) for v in range(12))
+            image, truth = render(Scene(dice=dice, size=(320, 180), tilt=tilt))
+            assert len(truth) == 12 and image.std() > 5
+
+
+def test_every_look_renders_as_a_cube_with_its_ink_on_top() -> None:
+    names = sorted({*LOOKS, *DARK_LOOKS})
+    dice = tuple(RenderDie(6, name, (50 + 70 * (i % 6), 60 + 110 * (i // 6)), 44, 10) for i, name in enumerate(names))
+    image, truth = render(Scene(dice=dice, size=(440, 240), tilt=30, noise=0, glare=0))
+    for name, t in zip(names, truth):
+        look = LOOKS.get(name) or DARK_LOOKS[name]
+        x0, y0, x1, y1 = t.pips
+        pixels = image[y0:y1, x0:x1].reshape(-1, 3).astype(int)
+        ink = np.abs(pixels - np.array(look.ink)).max(axis=1) < 60
+        body = np.abs(pixels - np.array(look.body)).max(axis=1) < 60
+        assert ink.mean() > 0.08 and body.mean() > 0.08, name
+
+
+def test_labelled_folder_round_trips_through_the_accuracy_bench(tmp_path) -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        labelled = importlib.import_module("render_labelled")
+        accuracy = importlib.import_module("camera_accuracy")
+    finally:
+        sys.path.remove(str(BENCH))
+    scene = labelled.random_scene(np.random.default_rng(4), (640, 360), ["red", "black/gold"], ["felt"],
+                                  ["warm"], 35.0)
+    truth = labelled.write_scene(tmp_path, "one", scene)
+    (item,) = accuracy.load_folder(tmp_path)
+    assert item.path == tmp_path / "one.jpg" and cv2.imread(str(item.path)).shape == (360, 640, 3)
+    assert [d.value for d in item.dice] == [t.value for t in truth] and 3 <= len(truth) <= 8
+    for die, t in zip(item.dice, truth):
+        box = np.array(die.box) * [640, 360, 640, 360]
+        assert box == pytest.approx(t.pips, abs=0.01)

@@ -1,18 +1,25 @@
 """Synthetic table scenes: dice seen by a webcam, for tests, benchmarks and the demo clip.
 
-A :class:`Scene` is drawn in the *table plane* (a top-down canvas), then seen through an
-optionally oblique camera (a homography), with the light's white balance, defocus and sensor
-noise applied last. Each die is a :class:`RenderDie`: where it lies, its value, its look
-(body and ink colour) and two drawing hooks, ``outline`` (the top face's shape, in unit
-coordinates) and ``face`` (a :data:`FaceDrawer` that paints the value on a square face
-texture). A d6 uses a rounded square and pips; numbered dice plug in another outline and a
-drawer that prints the number, and nothing else here changes.
+A :class:`Scene` is seen through a pinhole :class:`Camera` that looks straight down at tilt 0
+and obliquely (from the near, bottom edge) at larger tilts. The table, the dice's shadows and
+the hand lie in the *table plane* (a top-down canvas seen through the camera's homography);
+every d6 is a cube standing on the table, projected face by face, so an oblique camera sees
+the top face and the side faces turned towards it, each carrying the pips of a real die
+(opposite faces sum to 7, see :func:`d6_faces`) and shaded by the scene's lamp. The light's
+white balance, defocus and sensor noise are applied last.
+
+Each die is a :class:`RenderDie`: where it lies, its value, its look (body and ink colour) and
+two drawing hooks, ``outline`` (a face's shape, in unit coordinates) and ``face`` (a
+:data:`FaceDrawer` that paints a value on a square face texture). A d6 uses a rounded square
+and pips; dice with another number of sides (numbered dice plug in another outline and a
+drawer that prints the number) are drawn flat: their top face in the table plane over a
+darker copy standing for their sides. The ground truth (:class:`DieTruth`) is always the top
+face: its outline's box and its centre in the image.
 
 :func:`render_clip` turns a list of :class:`ThrowPlan` (dice tumbling in, coming to rest,
 staying still, a hand reaching in) into timestamped frames with the ground truth of each
 throw, so settle detection and the whole camera path can be tested without a camera.
 """
-
 from __future__ import annotations
 
 import math
@@ -69,7 +76,8 @@ COLD: tuple[float, float, float] = (1.18, 1.0, 0.84)
 #: using ``look.ink``; the texture spans the unit square [-1, 1]^2 of the outline.
 FaceDrawer = Callable[[np.ndarray, int, DieLook], None]
 
-_PIP_OFFSET = 0.52
+_PIP_OFFSET = 0.52  # pip centres from the face's middle, in half face sides
+_PIP_RADIUS = 0.085  # in face sides
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     1: ((0, 0),),
     2: ((-1, -1), (1, 1)),
@@ -84,7 +92,7 @@ def draw_pips(texture: np.ndarray, value: int, look: DieLook) -> None:
     """The d6 face drawer: the standard pip layout of ``value`` (1-6)."""
     size = texture.shape[0]
     half = size / 2
-    radius = int(round(size * 0.085))
+    radius = int(round(size * _PIP_RADIUS))
     for px, py in _PIPS[value]:
         centre = (int(round(half + px * _PIP_OFFSET * half)), int(round(half + py * _PIP_OFFSET * half)))
         cv2.circle(texture, centre, radius, look.ink, -1, cv2.LINE_AA)
@@ -114,6 +122,8 @@ class RenderDie:
     ``centre`` and ``size`` (the top face's side) are in table-plane pixels; ``angle`` in
     degrees. ``blur`` is a motion-blur length in pixels along ``blur_angle`` (a tumbling die).
     ``colour`` names the look in :data:`LOOKS` / :data:`DARK_LOOKS` unless ``look`` is given.
+    ``turn`` (0-3) chooses which of a d6's four quarter turns about the vertical it lies in,
+    i.e. which values its side faces show (None: derived from ``value`` and ``angle``).
     """
 
     value: int
@@ -127,6 +137,7 @@ class RenderDie:
     blur_angle: float = 0.0
     outline: np.ndarray = field(default_factory=lambda: D6_OUTLINE, compare=False, repr=False)
     face: FaceDrawer = field(default=draw_pips, compare=False, repr=False)
+    turn: int | None = None
 
     @property
     def appearance(self) -> DieLook:
@@ -148,15 +159,28 @@ class Hand:
     skin: BGR = (120, 160, 214)
 
 
+#: Where the lamp is, as a direction from the table towards it (x right, y towards the camera's
+#: side of the table, z up): above the table, a little to the left and behind the dice.
+OVERHEAD: tuple[float, float, float] = (-0.35, -0.2, 1.0)
+
+#: The camera's distance from the table's middle, in image widths (or heights, if longer).
+DISTANCE = 2.5
+
+
 @dataclass(frozen=True)
 class Scene:
     """Everything that makes one frame.
 
-    ``tilt`` (degrees) makes the camera oblique: the far edge of the table shrinks. ``light``
-    holds the white balance gains (see :data:`WARM`, :data:`COLD`), ``glare`` the strength of
-    specular highlights on the dice, ``defocus`` a Gaussian blur sigma, ``noise`` the sensor
-    noise sigma (grey levels), ``grain`` the table texture's amplitude. ``seed`` fixes the
-    table's texture, ``frame`` the sensor noise (frames of one clip share the seed).
+    ``tilt`` (degrees) pitches the camera from straight down towards the near (bottom) edge of
+    the table: the far edge shrinks and each d6 shows the side faces that look towards the
+    camera. ``distance`` is the camera's distance from the table's middle in units of the
+    image's longer side (a narrow webcam view; nearer means stronger perspective). ``light``
+    holds the white balance gains (see :data:`WARM`, :data:`COLD`), ``lamp`` the direction of
+    the light that shades the dice's faces and casts their shadows (see :data:`OVERHEAD`),
+    ``glare`` the strength of specular highlights on the dice, ``defocus`` a Gaussian blur
+    sigma, ``noise`` the sensor noise sigma (grey levels), ``grain`` the table texture's
+    amplitude. ``seed`` fixes the table's texture, ``frame`` the sensor noise (frames of one
+    clip share the seed).
     """
 
     dice: tuple[RenderDie, ...] = ()
@@ -173,71 +197,235 @@ class Scene:
     hand: Hand | None = None
     seed: int = 0
     frame: int = 0
+    lamp: tuple[float, float, float] = OVERHEAD
+    distance: float = DISTANCE
 
 
 @dataclass(frozen=True)
 class DieTruth:
-    """Where a rendered die's top face appears in the output image (``box`` = x0, y0, x1, y1)."""
+    """Where a rendered die's top face appears in the output image.
+
+    ``box`` (x0, y0, x1, y1) encloses the top face's outline, ``centre`` is the top face's
+    centre (for a d6 drawn as a cube both lie on the top face, one die side above the table;
+    side faces are never part of the truth). ``pips`` encloses the top face's pips grown by
+    one pip radius, when the face is drawn with :func:`draw_pips` (None otherwise).
+    """
 
     value: int
     sides: int
     colour: str
     centre: tuple[float, float]
     box: tuple[int, int, int, int]
+    pips: tuple[int, int, int, int] | None = None
 
 
-def camera_homography(size: tuple[int, int], tilt: float) -> np.ndarray:
-    """Table plane -> image: an oblique camera sees the far (top) edge narrower."""
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera over the table: ``matrix`` (3x4) projects table points (x, y, height).
+
+    Table x and y are the scene's table-plane pixels (y grows towards the camera's side),
+    the height is in the same pixels. ``position`` is the camera's centre in those coordinates.
+    """
+
+    matrix: np.ndarray
+    position: np.ndarray
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """Image pixels (n, 2) of table points (n, 3)."""
+        pts = np.asarray(points, np.float64)
+        h = pts @ self.matrix[:, :3].T + self.matrix[:, 3]
+        return h[:, :2] / h[:, 2:3]
+
+    @property
+    def table_homography(self) -> np.ndarray:
+        """Table plane (height 0) -> image."""
+        return self.matrix[:, [0, 1, 3]] / self.matrix[2, 3]
+
+
+def scene_camera(size: tuple[int, int], tilt: float, distance: float = DISTANCE) -> Camera:
+    """The camera of a scene: straight down at tilt 0 (the table plane maps to itself), else
+    pitched by ``tilt`` degrees towards the near edge and zoomed so that the near edge of the
+    table spans the image's bottom edge."""
     w, h = size
-    squeeze = w * 0.5 * math.sin(math.radians(tilt)) * 0.6
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[squeeze, h * 0.02 * tilt / 10], [w - squeeze, h * 0.02 * tilt / 10], [w, h], [0, h]])
-    return cv2.getPerspectiveTransform(src, dst)
+    theta = math.radians(tilt)
+    reach = distance * max(w, h)
+    target = np.array([w / 2, h / 2, 0.0])
+    position = target + reach * np.array([0.0, math.sin(theta), math.cos(theta)])
+    forward = (target - position) / reach
+    right = np.array([1.0, 0.0, 0.0])
+    rotation = np.stack([right, np.cross(right, forward), forward])
+    intrinsics = np.array([[reach, 0, w / 2], [0, reach, h / 2], [0, 0, 1]])
+    matrix = intrinsics @ np.hstack([rotation, -(rotation @ position)[:, None]])
+    near = Camera(matrix, position).project(np.array([[0.0, h, 0.0], [w, h, 0.0]]))
+    k = w / (near[1, 0] - near[0, 0])
+    zoom = np.array([[k, 0, w / 2 - k * w / 2], [0, k, h - k * near[0, 1]], [0, 0, 1]])
+    return Camera(zoom @ matrix, position)
+
+
+def camera_homography(size: tuple[int, int], tilt: float, distance: float = DISTANCE) -> np.ndarray:
+    """Table plane -> image for a camera pitched by ``tilt`` (see :func:`scene_camera`)."""
+    return scene_camera(size, tilt, distance).table_homography
+
+
+# A real d6 at rest with no turn: 1 up, 2 to the right (+x), 3 to the far side (-y). Opposite
+# faces sum to 7 and 1-2-3 run counter-clockwise round their corner, as on Western dice.
+_NORMALS: dict[int, tuple[int, int, int]] = {1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0),
+                                             3: (0, -1, 0), 4: (0, 1, 0)}
+# The direction of each face's texture x axis (its y axis is normal x this, never mirrored).
+_TEXTURE_X: dict[int, tuple[int, int, int]] = {1: (1, 0, 0), 6: (1, 0, 0), 2: (0, 1, 0), 5: (0, 1, 0),
+                                               3: (1, 0, 0), 4: (1, 0, 0)}
+_UP = np.array([0.0, 0.0, 1.0])
+_SIDES = {"top": (0, 0, 1), "bottom": (0, 0, -1), "east": (1, 0, 0), "west": (-1, 0, 0),
+          "north": (0, -1, 0), "south": (0, 1, 0)}
+
+
+def _rotations() -> list[np.ndarray]:
+    """The 24 turns of a cube (signed permutation matrices of determinant 1)."""
+    out = []
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        for signs in np.ndindex(2, 2, 2):
+            m = np.zeros((3, 3))
+            for row, col in enumerate(perm):
+                m[row, col] = 1 - 2 * signs[row]
+            if np.linalg.det(m) > 0:
+                out.append(m)
+    return out
+
+
+_TURNS: dict[int, list[np.ndarray]] = {
+    value: [r for r in _rotations() if tuple(r @ _NORMALS[value]) == (0, 0, 1)] for value in _NORMALS}
+
+
+def d6_orientation(top: int, turn: int) -> np.ndarray:
+    """The rotation that puts face ``top`` up, one of its 4 quarter turns chosen by ``turn``."""
+    return _TURNS[top][turn % 4]
+
+
+def d6_faces(top: int, turn: int) -> dict[str, int]:
+    """The value on each side of a real d6 lying with ``top`` up (before its ``angle``):
+    keys ``top``, ``bottom``, ``east`` (+x), ``west``, ``north`` (far side), ``south``."""
+    rotation = d6_orientation(top, turn)
+    placed = {tuple(int(v) for v in rotation @ n): value for value, n in _NORMALS.items()}
+    return {side: placed[direction] for side, direction in _SIDES.items()}
+
+
+@dataclass(frozen=True)
+class _Face:
+    """One face of a cube die in table coordinates: its value, centre, outward normal and
+    texture axes (unit vectors)."""
+
+    value: int
+    centre: np.ndarray
+    normal: np.ndarray
+    across: np.ndarray
+    down: np.ndarray
+
+
+def _turn(die: RenderDie) -> int:
+    return die.turn if die.turn is not None else (die.value * 3 + int(abs(die.angle) // 7)) % 4
+
+
+def _yaw(angle: float) -> np.ndarray:
+    """Turn about the vertical by ``angle`` degrees, counter-clockwise as seen in the image (y down)."""
+    a = math.radians(angle)
+    return np.array([[math.cos(a), math.sin(a), 0], [-math.sin(a), math.cos(a), 0], [0, 0, 1]])
+
+
+def _cube_faces(die: RenderDie) -> list[_Face]:
+    """The six faces of ``die`` drawn as a cube resting on the table, top face first."""
+    yaw = _yaw(die.angle) @ d6_orientation(die.value, _turn(die))
+    middle = np.array([die.centre[0], die.centre[1], die.size / 2])
+    faces = []
+    for value, normal in sorted(_NORMALS.items(), key=lambda item: item[0] != die.value):
+        n = yaw @ np.array(normal, float)
+        across = yaw @ np.array(_TEXTURE_X[value], float)
+        faces.append(_Face(value, middle + n * die.size / 2, n, across, np.cross(n, across)))
+    return faces
+
+
+def _face_points(die: RenderDie, face: _Face, unit: np.ndarray) -> np.ndarray:
+    """Table points (n, 3) of face coordinates ``unit`` (n, 2) in [-1, 1]^2."""
+    half = die.size / 2
+    return face.centre + half * (unit[:, :1] * face.across + unit[:, 1:] * face.down)
+
+
+def _shade(normal: np.ndarray, lamp: tuple[float, float, float]) -> float:
+    """How bright a face with ``normal`` is: room light plus a wrapped Lambert term, so the
+    faces turned away from the lamp still differ a little."""
+    direction = np.array(lamp, float) / np.linalg.norm(lamp)
+    return 0.45 + 0.55 * (0.5 + 0.5 * float(normal @ direction)) ** 2
 
 
 def _table(scene: Scene, rng: np.random.Generator) -> np.ndarray:
     w, h = scene.size
     grain = cv2.resize(rng.normal(0, scene.grain, (h // 8 + 1, w // 8 + 1)).astype(np.float32), (w, h))
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    falloff = 1.0 - 0.12 * (((xx - w * 0.45) / w) ** 2 + ((yy - h * 0.4) / h) ** 2)
-    canvas = np.empty((h, w, 3), np.float32)
-    for c in range(3):
-        canvas[..., c] = (scene.table[c] + grain) * falloff
-    return canvas
+    xx = ((np.arange(w, dtype=np.float32) - w * 0.45) / w) ** 2
+    yy = ((np.arange(h, dtype=np.float32) - h * 0.4) / h) ** 2
+    falloff = 1.0 - 0.12 * (xx[None, :] + yy[:, None])
+    return cv2.merge([(grain + np.float32(c)) * falloff for c in scene.table])
 
 
-def _die_layers(die: RenderDie, scale: int = 3) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-    """The die's top face drawn into a small patch: (colour, alpha, top-left corner)."""
+def _texture(die: RenderDie, value: int, scale: float, shade: float) -> np.ndarray:
+    """A face of ``die`` showing ``value``, ``scale`` texture pixels per die pixel (float BGR),
+    darkened by ``shade`` and by a soft gradient across it (the light falls from one side)."""
     look = die.appearance
-    tex_size = max(16, int(die.size * scale))
-    texture = np.empty((tex_size, tex_size, 3), np.uint8)
+    size = max(16, int(die.size * scale))
+    texture = np.empty((size, size, 3), np.uint8)
     texture[:] = look.body
-    # a soft gradient across the face: the light falls on it from one side
-    ramp = np.linspace(1.06, 0.92, tex_size, dtype=np.float32)[None, :, None]
-    texture = np.clip(texture * ramp, 0, 255).astype(np.uint8)
-    die.face(texture, die.value, look)
+    die.face(texture, value, look)
+    return texture * (np.linspace(1.06, 0.92, size, dtype=np.float32)[None, :, None] * shade)
+
+
+def _glare(die: RenderDie, size: int, strength: float, across: np.ndarray) -> np.ndarray:
+    """A broad soft highlight on a glossy top face, as alpha over its ``size`` square texture
+    whose x axis points along ``across`` on the table. Where a highlight falls depends on the
+    lamp and the camera, not on how the die is turned: the spot is placed in table axes and
+    turned into the texture's; a die's glare stays put while it rests."""
+    spot = np.zeros((size, size), np.float32)
+    rng = np.random.default_rng([die.value, int(die.angle * 10) % 3600])
+    offset = (rng.uniform(0.3, 0.7, 2) - 0.5) * size
+    heading = math.radians(float(rng.uniform(0, 180)))
+    axes = np.array([[across[0], across[1]], [-across[1], across[0]]])  # table -> texture axes
+    gx, gy = axes @ offset + size / 2
+    tx, ty = axes @ (math.cos(heading), math.sin(heading))
+    cv2.ellipse(spot, (int(gx), int(gy)), (max(1, int(size * 0.3)), max(1, int(size * 0.16))),
+                math.degrees(math.atan2(ty, tx)), 0, 360, 1.0, -1)
+    return cv2.GaussianBlur(spot, (0, 0), size * 0.1) * strength
+
+
+def _motion_blur(colour: np.ndarray, alpha: np.ndarray, die: RenderDie) -> tuple[np.ndarray, np.ndarray]:
+    """``colour`` and ``alpha`` smeared along the die's path (a tumbling die)."""
+    length = int(die.blur) | 1
+    kernel = np.zeros((length, length), np.float32)
+    c = length // 2
+    dx, dy = math.cos(math.radians(die.blur_angle)) * c, math.sin(math.radians(die.blur_angle)) * c
+    cv2.line(kernel, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1.0, 1)
+    kernel /= kernel.sum()
+    colour = cv2.filter2D(colour * alpha[..., None], -1, kernel)
+    alpha = cv2.filter2D(alpha, -1, kernel)
+    return colour / np.maximum(alpha, 1e-3)[..., None], alpha
+
+
+def _flat_layers(die: RenderDie, scene: Scene, scale: int = 3) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """A flat die's top face drawn into a small table-plane patch: (colour, alpha, top-left corner)."""
+    texture = _texture(die, die.value, scale, _shade(_UP, scene.lamp))
+    tex_size = texture.shape[0]
+    if scene.glare > 0 and die.blur < 1:
+        spot = _glare(die, tex_size, scene.glare, _top_face(die).across)[..., None]
+        texture = texture * (1 - spot) + 255 * spot
     half = tex_size / 2
     poly = (die.outline * half + half).astype(np.int32)
     mask = np.zeros((tex_size, tex_size), np.uint8)
     cv2.fillPoly(mask, [poly], 255, cv2.LINE_AA)
     pad = int(die.size * 0.9 + die.blur) + 2
     x0, y0 = int(die.centre[0]) - pad, int(die.centre[1]) - pad
-    k = die.size / tex_size
-    rot = cv2.getRotationMatrix2D((half, half), die.angle, k)
+    rot = cv2.getRotationMatrix2D((half, half), die.angle, die.size / tex_size)
     rot[:, 2] += (die.centre[0] - x0 - half, die.centre[1] - y0 - half)
     patch = (2 * pad, 2 * pad)
-    colour = cv2.warpAffine(texture, rot, patch, flags=cv2.INTER_AREA).astype(np.float32)
+    colour = cv2.warpAffine(texture, rot, patch, flags=cv2.INTER_AREA)
     alpha = cv2.warpAffine(mask, rot, patch, flags=cv2.INTER_AREA).astype(np.float32) / 255
     if die.blur >= 1:
-        length = int(die.blur) | 1
-        kernel = np.zeros((length, length), np.float32)
-        c = length // 2
-        dx, dy = math.cos(math.radians(die.blur_angle)) * c, math.sin(math.radians(die.blur_angle)) * c
-        cv2.line(kernel, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1.0, 1)
-        kernel /= kernel.sum()
-        colour = cv2.filter2D(colour * alpha[..., None], -1, kernel)
-        alpha = cv2.filter2D(alpha, -1, kernel)
-        colour = colour / np.maximum(alpha, 1e-3)[..., None]
+        colour, alpha = _motion_blur(colour, alpha, die)
     return colour, alpha, (x0, y0)
 
 
@@ -254,37 +442,120 @@ def _blend(canvas: np.ndarray, colour: np.ndarray, alpha: np.ndarray, corner: tu
     region[:] = region * (1 - a) + c * a
 
 
-def _draw_die(canvas: np.ndarray, die: RenderDie, scene: Scene) -> None:
+def _blend_on_table(canvas: np.ndarray, colour: np.ndarray, alpha: np.ndarray, corner: tuple[int, int],
+                    homography: np.ndarray | None) -> None:
+    """Blend a table-plane patch (top-left at ``corner``) into the image seen through ``homography``."""
+    if homography is None:
+        _blend(canvas, colour, alpha, corner)
+        return
+    ph, pw = alpha.shape
+    x0, y0 = corner
+    quad = cv2.perspectiveTransform(np.float32([[[x0, y0], [x0 + pw, y0], [x0 + pw, y0 + ph], [x0, y0 + ph]]]),
+                                    homography)[0]
+    bx0, by0 = np.floor(quad.min(0)).astype(int)
+    bx1, by1 = np.ceil(quad.max(0)).astype(int)
+    local = np.array([[1, 0, -bx0], [0, 1, -by0], [0, 0, 1]]) @ homography @ np.array(
+        [[1, 0, x0], [0, 1, y0], [0, 0, 1]])
+    size = (int(bx1 - bx0), int(by1 - by0))
+    alpha = cv2.warpPerspective(alpha, local, size, flags=cv2.INTER_LINEAR)
+    if colour.ndim == 3:
+        colour = cv2.warpPerspective(colour, local, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    _blend(canvas, colour, alpha, (int(bx0), int(by0)))
+
+
+def _draw_shadow(canvas: np.ndarray, die: RenderDie, scene: Scene, homography: np.ndarray | None) -> None:
+    """The die's soft shadow on the table plane, cast away from the lamp (longer when it is low)."""
     s = die.size
-    if scene.shadow > 0:
-        shadow = np.zeros((int(s * 3), int(s * 3)), np.float32)
-        cv2.ellipse(shadow, (int(s * 1.5), int(s * 1.5)), (int(s * 0.62), int(s * 0.6)), die.angle, 0, 360, 1.0, -1)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), s * 0.14) * scene.shadow
-        _blend(canvas, np.zeros(3, np.float32), shadow, (int(die.centre[0] + s * 0.1 - s * 1.5),
-                                                         int(die.centre[1] + s * 0.16 - s * 1.5)))
-    # the die's sides: a darker copy of the body just below the top face (seen when tilted)
-    side_shift = s * (0.08 + 0.01 * scene.tilt)
+    lamp = np.array(scene.lamp, float)
+    reach = -lamp[:2] / max(lamp[2], 1e-3) * s * 0.5
+    length = float(np.hypot(*reach))
+    if length > 1.5 * s:
+        reach *= 1.5 * s / length
+        length = 1.5 * s
+    span = int(s * 1.5 + length)
+    shadow = np.zeros((2 * span, 2 * span), np.float32)
+    heading = math.degrees(math.atan2(reach[1], reach[0]))
+    cv2.ellipse(shadow, (span, span), (int(s * 0.62 + length / 2), int(s * 0.6)), heading, 0, 360, 1.0, -1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), s * 0.14) * scene.shadow
+    _blend_on_table(canvas, np.zeros(3, np.float32), shadow, (int(die.centre[0] + reach[0] - span),
+                                                              int(die.centre[1] + reach[1] - span)), homography)
+
+
+def _draw_flat(canvas: np.ndarray, die: RenderDie, scene: Scene, homography: np.ndarray | None) -> None:
+    """A die whose outline is not a square: its top face in the table plane over a darker
+    copy shifted down (the sides a tilted camera would see)."""
+    side_shift = die.size * (0.08 + 0.01 * scene.tilt)
     body = np.array(die.appearance.body, np.float32) * 0.62
-    side = replace(die, centre=(die.centre[0], die.centre[1] + side_shift), face=_blank, look=DieLook(
-        tuple(int(v) for v in body), tuple(int(v) for v in body)))  # type: ignore[arg-type]
-    colour, alpha, corner = _die_layers(side)
-    _blend(canvas, colour, alpha, corner)
-    colour, alpha, corner = _die_layers(die)
-    _blend(canvas, colour, alpha, corner)
-    if scene.glare > 0 and die.blur < 1:
-        # a broad soft highlight where the light reflects off the glossy top face
-        spot = np.zeros((int(s), int(s)), np.float32)
-        rng = np.random.default_rng([die.value, int(die.angle * 10) % 3600])  # a die's glare stays put
-        gx, gy = rng.uniform(0.3, 0.7, 2) * s
-        cv2.ellipse(spot, (int(gx), int(gy)), (max(1, int(s * 0.3)), max(1, int(s * 0.16))),
-                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        spot = cv2.GaussianBlur(spot, (0, 0), s * 0.1) * scene.glare
-        _blend(canvas, np.full(3, 255, np.float32), spot, (int(die.centre[0] - s / 2), int(die.centre[1] - s / 2)))
+    dark = tuple(int(v) for v in body)
+    side = replace(die, centre=(die.centre[0], die.centre[1] + side_shift), face=_blank,
+                   look=DieLook(dark, dark))  # type: ignore[arg-type]
+    for layer in (side, die):
+        colour, alpha, corner = _flat_layers(layer, replace(scene, glare=0) if layer is side else scene)
+        _blend_on_table(canvas, colour, alpha, corner, homography)
 
 
-def _draw_hand(canvas: np.ndarray, hand: Hand) -> None:
-    h = canvas.shape[0]
-    mask = np.zeros(canvas.shape[:2], np.float32)
+def _is_cube(die: RenderDie) -> bool:
+    """A d6 is drawn as a cube (with its own ``outline`` and ``face`` on every face); dice with
+    another number of sides cannot be and are drawn flat."""
+    return die.sides == 6
+
+
+def _draw_cube(canvas: np.ndarray, die: RenderDie, scene: Scene, camera: Camera, scale: float = 2.0) -> None:
+    """A d6 as a cube seen by ``camera``: every face that looks towards the camera, each with
+    its own pips and shade, composited in a patch around the die and blended into ``canvas``."""
+    faces, outlines = [], []
+    for face in _cube_faces(die):
+        if face.normal @ (camera.position - face.centre) > 0:
+            outline = camera.project(_face_points(die, face, die.outline))
+            # a face seen edge-on covers no pixel (and its texture mapping is singular)
+            if cv2.contourArea(outline.astype(np.float32)) >= 1.0:
+                faces.append(face)
+                outlines.append(outline)
+    everything = np.vstack(outlines)
+    pad = int(die.blur) + 3
+    x0, y0 = np.floor(everything.min(0)).astype(int) - pad
+    x1, y1 = np.ceil(everything.max(0)).astype(int) + pad
+    size = (int(x1 - x0), int(y1 - y0))
+    colour = np.zeros((size[1], size[0], 3), np.float32)
+    alpha = np.zeros((size[1], size[0]), np.float32)
+    shift = np.array([x0, y0], float)
+
+    def fill(poly: np.ndarray) -> np.ndarray:
+        mask = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillPoly(mask, [np.round((poly - shift) * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+        return mask.astype(np.float32) / 255
+
+    # the rounded edges between the faces: the die's body in the shade of its darkest visible face
+    shades = [_shade(f.normal, scene.lamp) for f in faces]
+    core = fill(cv2.convexHull(everything.astype(np.float32))[:, 0])
+    colour[:] = np.array(die.appearance.body, np.float32) * min(shades) * 0.9
+    alpha[:] = core
+    for face, outline, shade in zip(faces, outlines, shades):
+        texture = _texture(die, face.value, scale, shade)
+        n = texture.shape[0]
+        if face.normal[2] > 0.5 and scene.glare > 0 and die.blur < 1:
+            spot = _glare(die, n, scene.glare, face.across)[..., None]
+            texture = texture * (1 - spot) + 255 * shade * spot
+        # texture pixel (u, v) -> face coordinates (2u/n - 1, 2v/n - 1) -> table -> image patch
+        to_face = np.array([[2 / n, 0, -1], [0, 2 / n, -1], [0, 0, 1]])
+        half = die.size / 2
+        to_table = np.vstack([np.column_stack([half * face.across, half * face.down, face.centre]), [0, 0, 1]])
+        homography = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ camera.matrix @ to_table @ to_face
+        drawn = cv2.warpPerspective(texture, homography, size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        # beyond an oblique face's vanishing line the mapping is undefined (and masked away)
+        np.nan_to_num(drawn, copy=False, nan=0.0, posinf=0.0, neginf=0.0)
+        mask = fill(outline)[..., None]
+        colour[:] = colour * (1 - mask) + drawn * mask
+    if die.blur >= 1:
+        colour, alpha = _motion_blur(colour, alpha, die)
+    _blend(canvas, colour, alpha, (int(x0), int(y0)))
+
+
+def _hand_layer(size: tuple[int, int], hand: Hand) -> tuple[np.ndarray, np.ndarray]:
+    """The hand in the table plane: (colour, alpha) over the whole frame."""
+    w, h = size
+    mask = np.zeros((h, w), np.float32)
     tx, ty = hand.tip
     wd = hand.width
     palm = (int(tx), int(ty + wd * 0.9))
@@ -296,42 +567,78 @@ def _draw_hand(canvas: np.ndarray, hand: Hand) -> None:
     mask = cv2.GaussianBlur(mask, (0, 0), 2.0)
     shade = np.clip(1.0 - (np.mgrid[0:h, 0:1][0].astype(np.float32) - ty) / (3 * wd), 0.75, 1.0)
     colour = np.array(hand.skin, np.float32)[None, None, :] * shade[..., None]
-    canvas[:] = canvas * (1 - mask[..., None]) + colour * mask[..., None]
+    return np.broadcast_to(colour, (h, w, 3)).copy(), mask
 
 
 def render(scene: Scene) -> tuple[np.ndarray, list[DieTruth]]:
-    """Draw ``scene``: the BGR image and the ground truth of every die in image coordinates."""
+    """Draw ``scene``: the BGR image and the ground truth of every die in image coordinates.
+
+    The table, the shadows and any flat (non-d6) die are drawn in the table plane and seen
+    through the camera's table homography (the table's texture is mirrored beyond its far
+    edge); d6 cubes are then projected into the image, far ones first, and the hand (held
+    just above the table) over everything.
+    """
+    camera = scene_camera(scene.size, scene.tilt, scene.distance)
+    homography = camera.table_homography
+    oblique = not np.allclose(homography, np.eye(3), atol=1e-9)
+    on_table = homography if oblique else None
     canvas = _table(scene, np.random.default_rng(scene.seed))
-    for die in scene.dice:
-        _draw_die(canvas, die, scene)
-    if scene.hand is not None:
-        _draw_hand(canvas, scene.hand)
-    homography = camera_homography(scene.size, scene.tilt) if scene.tilt else None
-    if homography is not None:
+    if oblique:
         canvas = cv2.warpPerspective(canvas, homography, scene.size, flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REFLECT101)
+    for die in scene.dice:
+        if scene.shadow > 0:
+            _draw_shadow(canvas, die, scene, on_table)
+        if not _is_cube(die):
+            _draw_flat(canvas, die, scene, on_table)
+    cubes = [d for d in scene.dice if _is_cube(d)]
+    for die in sorted(cubes, key=lambda d: -math.dist((*d.centre, d.size / 2), camera.position)):
+        _draw_cube(canvas, die, scene, camera)
+    if scene.hand is not None:
+        colour, alpha = _hand_layer(scene.size, scene.hand)
+        if oblique:
+            colour = cv2.warpPerspective(colour, homography, scene.size, flags=cv2.INTER_LINEAR,
+                                         borderMode=cv2.BORDER_REFLECT101)
+            alpha = cv2.warpPerspective(alpha, homography, scene.size, flags=cv2.INTER_LINEAR)
+        _blend(canvas, colour, alpha, (0, 0))
     if scene.defocus > 0:
         canvas = cv2.GaussianBlur(canvas, (0, 0), scene.defocus)
-    gains = np.array(scene.light, np.float32) * scene.brightness
-    canvas *= gains
+    canvas = cv2.multiply(canvas, (*(g * scene.brightness for g in scene.light), 0.0))
     if scene.noise > 0:
-        sensor = np.random.default_rng((scene.seed, scene.frame))
-        canvas += sensor.normal(0, scene.noise, canvas.shape).astype(np.float32)
+        # OpenCV's generator is several times faster than numpy's; seeded per frame, as a sensor
+        noise = np.empty(canvas.shape, np.float32)
+        cv2.setRNGSeed((scene.seed * 1_000_003 + scene.frame) & 0x7FFFFFFF)
+        cv2.randn(noise.reshape(noise.shape[0], -1), 0.0, scene.noise)
+        canvas += noise
     image = np.clip(canvas, 0, 255).astype(np.uint8)
-    return image, [_truth(die, homography) for die in scene.dice]
+    return image, [_truth(die, camera) for die in scene.dice]
 
 
-def _truth(die: RenderDie, homography: np.ndarray | None) -> DieTruth:
-    c, s = math.cos(math.radians(-die.angle)), math.sin(math.radians(-die.angle))
-    pts = die.outline * (die.size / 2)
-    pts = np.stack([pts[:, 0] * c - pts[:, 1] * s + die.centre[0], pts[:, 0] * s + pts[:, 1] * c + die.centre[1]], 1)
-    pts = np.vstack([pts, [die.centre]]).astype(np.float32)
-    if homography is not None:
-        pts = cv2.perspectiveTransform(pts[None], homography)[0]
-    x0, y0 = np.floor(pts[:-1].min(0)).astype(int)
-    x1, y1 = np.ceil(pts[:-1].max(0)).astype(int)
-    return DieTruth(die.value, die.sides, die.name, (float(pts[-1][0]), float(pts[-1][1])),
-                    (int(x0), int(y0), int(x1), int(y1)))
+def _box(points: np.ndarray) -> tuple[int, int, int, int]:
+    x0, y0 = np.floor(points.min(0)).astype(int)
+    x1, y1 = np.ceil(points.max(0)).astype(int)
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _top_face(die: RenderDie) -> _Face:
+    """The face the truth describes: a cube's top face, or a flat die's face on the table."""
+    if _is_cube(die):
+        return _cube_faces(die)[0]
+    yaw = _yaw(die.angle)
+    return _Face(die.value, np.array([*die.centre, 0.0]), _UP, yaw[:, 0], yaw[:, 1])
+
+
+def _truth(die: RenderDie, camera: Camera) -> DieTruth:
+    face = _top_face(die)
+    outline = camera.project(_face_points(die, face, die.outline))
+    centre = camera.project(face.centre[None])[0]
+    pips = None
+    if die.face is draw_pips and die.value in _PIPS:
+        spots = np.array(_PIPS[die.value], float) * _PIP_OFFSET
+        grow = 2 * (2 * _PIP_RADIUS)  # a pip's radius in face coordinates, twice
+        corners = np.vstack([spots + d for d in ((-grow, -grow), (grow, -grow), (grow, grow), (-grow, grow))])
+        pips = _box(camera.project(_face_points(die, face, corners)))
+    return DieTruth(die.value, die.sides, die.name, (float(centre[0]), float(centre[1])), _box(outline), pips)
 
 
 def scatter(count: int, size: tuple[int, int] = (1280, 720), die_size: float = 56.0, seed: int = 0,

@@ -1,0 +1,133 @@
+"""Write rendered table scenes as a labelled folder that ``bench/camera_accuracy.py`` measures.
+
+Usage: python bench/render_labelled.py OUT_DIR [--images N] [--tilt DEG] [--seed S]
+       [--colours NAME...] [--table NAME...] [--light neutral|warm|cold] [--size WxH]
+
+Each scene becomes ``scene_NNN_tiltTT.jpg`` (TT = the camera tilt in degrees) and a ``.txt``
+beside it with one YOLO line ``CLASS CX CY W H`` per die (CLASS = value - 1; the box encloses
+the top face's pips grown by one pip radius; relative coordinates): the layout of the real
+photos in ``shared/data/d6-webcam``. d6 dice are rendered as cubes, so an oblique camera sees
+side faces with pips that must not be read.
+
+By default the scenes mix every table, every white balance, tilts from 0 to 45 degrees, lamps
+from overhead to low, 3-8 dice of every colour (dark dice with coloured pips included) with
+some of them touching. ``--tilt``, ``--table``, ``--light`` and ``--colours`` fix one of these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from reader.camera.render import (COLD, DARK_LOOKS, LOOKS, NEUTRAL, TABLES, WARM, DieTruth,  # noqa: E402
+                                  RenderDie, Scene, render)
+
+LIGHTS = {"neutral": NEUTRAL, "warm": WARM, "cold": COLD}
+TOUCHING = 0.3  # chance that a die is laid against the one placed before it
+
+
+def place_dice(rng: np.random.Generator, size: tuple[int, int], count: int, colours: Sequence[str],
+               die_size: float) -> tuple[RenderDie, ...]:
+    """``count`` dice of random values and ``colours`` that do not overlap; some pairs lie side by side."""
+    w, h = size
+    border = die_size * 1.4
+    placed: list[RenderDie] = []
+    paired = False  # the last die lies against the one before it (pairs, never rows)
+    for _ in range(count * 200):
+        if len(placed) == count:
+            break
+        angle = float(rng.uniform(0, 90))
+        partner = placed[-1] if placed and not paired and rng.random() < TOUCHING else None
+        if partner is not None:
+            # against one side of the previous die, turned like it: the faces meet
+            angle = partner.angle
+            side = math.radians(angle + 90 * int(rng.integers(4)))
+            gap = die_size * float(rng.uniform(1.0, 1.06))
+            x, y = partner.centre[0] + gap * math.cos(side), partner.centre[1] - gap * math.sin(side)
+        else:
+            x, y = rng.uniform(border, w - border), rng.uniform(border, h - border * 1.2)
+        inside = border <= x <= w - border and border <= y <= h - border * 1.2
+        apart = all(d is partner or math.dist((x, y), d.centre) > die_size * 1.6 for d in placed)
+        if inside and apart:
+            paired = partner is not None
+            placed.append(RenderDie(int(rng.integers(1, 7)), colours[int(rng.integers(len(colours)))], (x, y),
+                                    die_size, angle))
+    return tuple(placed)
+
+
+def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Sequence[str], tables: Sequence[str],
+                 lights: Sequence[str], tilt: float | None) -> Scene:
+    """One table scene with every free choice drawn from ``rng``."""
+    die_size = float(rng.uniform(0.06, 0.11) * min(size))
+    dice = place_dice(rng, size, int(rng.integers(3, 9)), colours, die_size)
+    elevation = math.radians(rng.uniform(35, 85))
+    azimuth = rng.uniform(0, 2 * math.pi)
+    lamp = (math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), math.sin(elevation))
+    return Scene(dice=dice, size=size, table=TABLES[tables[int(rng.integers(len(tables)))]],
+                 light=LIGHTS[lights[int(rng.integers(len(lights)))]], brightness=float(rng.uniform(0.8, 1.15)),
+                 tilt=float(rng.uniform(0, 45)) if tilt is None else tilt, glare=float(rng.uniform(0, 0.4)),
+                 defocus=float(rng.uniform(0, 0.8)), noise=float(rng.uniform(1.5, 3.5)),
+                 seed=int(rng.integers(1 << 30)), lamp=lamp)
+
+
+def yolo_lines(truth: Sequence[DieTruth], size: tuple[int, int]) -> list[str]:
+    """One ``CLASS CX CY W H`` line per die: the top face's pip box (its outline box when it has
+    no pips), relative to the image."""
+    w, h = size
+    lines = []
+    for t in truth:
+        x0, y0, x1, y1 = t.pips or t.box
+        lines.append(f"{t.value - 1} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
+                     f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
+    return lines
+
+
+def write_scene(folder: Path, name: str, scene: Scene) -> list[DieTruth]:
+    """Render ``scene`` as ``folder/name.jpg`` with its labels in ``folder/name.txt``."""
+    image, truth = render(scene)
+    cv2.imwrite(str(folder / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    (folder / f"{name}.txt").write_text("\n".join(yolo_lines(truth, scene.size)) + "\n")
+    return truth
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not WIDTHxHEIGHT: {text!r}") from None
+    return w, h
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", type=Path, metavar="OUT_DIR")
+    parser.add_argument("--images", type=int, default=60, metavar="N")
+    parser.add_argument("--tilt", type=float, metavar="DEG", help="every scene at this camera tilt (default 0-45)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S")
+    parser.add_argument("--colours", nargs="+", choices=sorted({*LOOKS, *DARK_LOOKS}),
+                        default=sorted({*LOOKS, *DARK_LOOKS}), metavar="NAME")
+    parser.add_argument("--table", nargs="+", choices=sorted(TABLES), default=sorted(TABLES), metavar="NAME")
+    parser.add_argument("--light", choices=sorted(LIGHTS), help="white balance (default: a mix)")
+    parser.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(args.seed)
+    lights = [args.light] if args.light else sorted(LIGHTS)
+    dice = 0
+    for i in range(args.images):
+        scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt)
+        dice += len(write_scene(args.out, f"scene_{i:03d}_tilt{scene.tilt:02.0f}", scene))
+    print(f"{args.out}: {args.images} images, {dice} dice")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
