@@ -25,8 +25,10 @@ SINGLE_SPACING_RADII = 1.5
 #: Pip offset over pip half-length of a typical d6, when no face in the frame shows it.
 DEFAULT_SPACING_RADII = 2.2
 #: A face centred within this many face half-sides of a more face-on face's centre belongs
-#: to the same die (a side face seen under perspective, or a fragment).
-SIDE_REACH = 1.8
+#: to the same die (a side face seen under perspective, or a fragment). Dice whose pips sit
+#: far out on their faces have faces 1.9 pip offsets across (not 2.2): a touching die's
+#: centre then lies 1.73 half-sides away.
+SIDE_REACH = 1.6
 #: A face further out, up to this many half-sides, belongs to the same die when it is
 #: clearly more foreshortened (pips less round by this ratio): it is a side face seen under
 #: an oblique camera. Dice resting on the table all show their top faces alike.
@@ -36,6 +38,12 @@ SIDE_DIRECTION_COS = 0.7
 #: Light falls on dice from above: of two faces of one die, one whose body is lit at most
 #: this fraction as bright as the other's is a side face, whatever their shapes.
 SIDE_SHADE = 0.85
+#: A face beside another whose pips are at most this fraction as round is its side face,
+#: however brightly lit.
+SIDE_FLATNESS = 0.75
+#: A top face whose pips are at least this round is seen from steeply above (about 55
+#: degrees or more), where its die's front face would show clearly flatter.
+STEEP_VIEW = 0.8
 #: A face towards the camera from a top face, lit at most this fraction as bright, is its
 #: front face up to this many half-sides out (a camera 25 degrees above the table sees a
 #: front face's centre about 3.1 half-sides out in the top face's units).
@@ -107,7 +115,7 @@ def _drop_side_faces(faces: list[FaceCandidate]) -> list[FaceCandidate]:
         tops = [top for top in kept if pairs.within_die(i, top)]
         if not tops:
             kept.append(i)
-        elif all(pairs.shaded(top, i) for top in tops):
+        elif all(pairs.shaded(top, i) and not pairs.side_by_shape(i, top) for top in tops):
             # the rounder faces were the die's shaded sides: this brighter one is its top
             kept = [k for k in kept if k not in tops] + [i]
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
@@ -152,6 +160,7 @@ class _Pairs:
         self.distance = np.hypot(steps[..., 0], steps[..., 1])
         self.roundness = np.array([f.roundness for f in faces])
         self.fitted = np.array([f.fit is not None for f in faces], bool)
+        self.pips = np.array([len(f.group.pips) for f in faces])
         self.lit = np.array([f.group.light for f in faces])
         self.same = _one_die(faces)
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
@@ -185,7 +194,8 @@ class _Pairs:
         """
         if not self.same[i, top]:
             return False
-        if self.near(i, top, SIDE_REACH):
+        if self.near(i, top, SIDE_REACH) if self.pips[top] > 1 or self.pips[i] == 1 else self.near(top, i, SIDE_REACH):
+            # (a lone pip shows no face size of its own: the bigger face measures the two)
             return True
         along = self.along[i, top]
         if along < -SIDE_DIRECTION_COS:
@@ -195,7 +205,20 @@ class _Pairs:
             # a flatter face towards the camera, within a face's width (its own width across
             # the view, which the camera does not foreshorten) of ``top``: the die's front face
             return True
-        return bool(flatter or along > SIDE_DIRECTION_COS) and self.near(i, top, SIDE_REACH_OBLIQUE)
+        return bool(flatter or (along > SIDE_DIRECTION_COS and self._looks_like_side(i, top))) \
+            and self.near(i, top, SIDE_REACH_OBLIQUE)
+
+    def _looks_like_side(self, i: int, top: int) -> bool:
+        """Whether face i, lying towards the camera from ``top``, may be its die's side face.
+
+        Seen from steeply above, a die's front face is foreshortened much more than its top
+        face (or lit less): a face in front as round and as bright is a touching die's top
+        face. Seen obliquely (about 45 degrees) the two look alike, and a face in front is
+        taken for the die's own front face: a die missed is put right by moving it apart,
+        a side face taken for a die cannot be.
+        """
+        return bool(self.lit[i] < FRONT_SHADE * self.lit[top] or self.roundness[top] < STEEP_VIEW
+                    or self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top])
 
     def shaded(self, i: int, j: int) -> bool:
         """Whether face i's body is lit clearly less than face j's (a side face of j's die)."""
@@ -203,16 +226,27 @@ class _Pairs:
 
     def shaded_side(self, i: int, top: int) -> bool:
         """Whether face i is a shaded side face of ``top``'s die: near it, and clearly darker
-        (the top faces of dice that touch lie at one height, under one light)."""
+        (the top faces of dice that touch lie at one height, under one light) - unless the
+        shapes say otherwise: ``top`` is much flatter, i.e. it is i's side face, lit by a
+        lamp low at that side."""
         return bool(self.same[i, top] and self.fitted[top] and self.shaded(i, top)
-                    and self.near(i, top, SIDE_REACH_OBLIQUE))
+                    and self.near(i, top, SIDE_REACH_OBLIQUE) and not self.side_by_shape(top, i))
+
+    def side_by_shape(self, i: int, top: int) -> bool:
+        """Whether the shapes alone make face i a side face of ``top``'s die: seen from
+        steeply above (where side faces are the flatter ones; from low down, top faces are),
+        much flatter than ``top`` and not beyond it, whatever the light (a lamp low at the
+        side lights it the more)."""
+        return bool(self.roundness[top] >= STEEP_VIEW and self.along[i, top] >= -SIDE_DIRECTION_COS
+                    and self.roundness[i] < SIDE_FLATNESS * self.roundness[top])
 
     def in_front_of(self, i: int, top: int) -> bool:
         """Whether face i is a side face of ``top``'s die, lying towards the camera from it."""
         # pips that fit no face show no die's extent to measure that by
-        if not (self.same[i, top] and self.fitted[top] and self.along[i, top] > SIDE_DIRECTION_COS):
+        if not (self.same[i, top] and self.fitted[top] and self.along[i, top] > SIDE_DIRECTION_COS
+                and self._looks_like_side(i, top)):
             return False
+        dimmer = self.lit[i] < FRONT_SHADE * self.lit[top]
         # a front face stands up from the table: seen from low down, its centre lies further
-        # out in the top face's units than a die's width, and it is lit less than the top
-        return self.near(i, top, SIDE_REACH_OBLIQUE) or (self.lit[i] < FRONT_SHADE * self.lit[top]
-                                                          and self.near(i, top, FRONT_REACH))
+        # out in the top face's units than a die's width
+        return self.near(i, top, SIDE_REACH_OBLIQUE) or (dimmer and self.near(i, top, FRONT_REACH))

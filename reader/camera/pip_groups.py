@@ -43,12 +43,16 @@ MIN_PATH_BODY = 0.6
 #: Unlinked groups on one body are joined only into faces of this many pips or more, from
 #: a group and up to ``MAX_JOIN_PARTS`` others.
 MIN_JOINED, MAX_JOIN_PARTS = 4, 4
-#: A pip this far out from the centre of the face the rest of its group forms (in that
-#: face's units, per axis: its edge is 2 to 2.2 out, the centre of the face beyond it 4 to
-#: 4.4) lies on a neighbouring face: a top face's 1 grouped with a side face's pips, lit
-#: and foreshortened alike. Three pips of one face in an L reach 3 out from the 2 two of
-#: them form. Groups of at most ``MAX_PEEL`` pips are searched for such a pip.
-OFF_FACE_REACH, MAX_PEEL = 3.6, 7
+#: ... and only groups lit at least this fraction as brightly as the group they join (a
+#: face's small pips show a paler ink than its big ones; a side face is darker still).
+JOIN_LIGHT = 0.9
+#: Two faces side by side: every pip of each lies this far out (in the other face's units,
+#: per axis) from the other's centre. A face's edge is 1.9 to 2.3 out, so the nearest
+#: pips of a touching die lie 2.8 or more out; a lone pip that is a 1 on a neighbouring
+#: face (a top face above its side face) lies 3.8 or more out, while three pips of one
+#: face in an L reach 3 out from the 2 that two of them form. Groups of at most
+#: ``MAX_SIDE_BY_SIDE`` pips are searched for two such faces.
+APART_REACH, APART_REACH_LONE, MAX_SIDE_BY_SIDE = 2.6, 3.6, 12
 
 
 @dataclass(frozen=True)
@@ -179,19 +183,18 @@ def _components(nodes, links: list[tuple[float, int, int]]) -> list[list[int]]:
 
 
 def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[Pip]) -> list[PipGroup]:
-    """``members`` as one group if they form a face, else split at the weakest link."""
+    """``members`` as one group if they form a face; else as the two faces side by side
+    they form (two dice touching, whether or not a seam shows between them, or a top face
+    and a side face seen round a die's edge); else split at the weakest link."""
     group = PipGroup(tuple(pips[i] for i in members))
     if len(members) == 1 or _is_face(group):
         return [group]
+    parts = _side_by_side(group)
+    if parts is not None:
+        return [out for part in parts for out in _split([members[k] for k in part], links, pips)]
     inner = sorted((lk for lk in links if lk[1] in members and lk[2] in members), reverse=True)
     if not inner or inner[-1][0] > MAX_CUT_LINK:
-        # no seam and no unlike pip to cut at: one surface, unless one pip lies off the face
-        # the others form (the same surface seen round a die's edge)
-        off = _off_face_pip(group)
-        if off is None:
-            return [group]
-        rest = [m for k, m in enumerate(members) if k != off]
-        return [PipGroup((pips[members[off]],)), *_split(rest, links, pips)]
+        return [group]  # no seam and no unlike pip to cut at: one face, and not a real one
     weakest = inner[-1][0]
     kept = [lk for lk in inner if lk[0] > weakest]
     out: list[PipGroup] = []
@@ -212,7 +215,7 @@ def _join_unevenly_lit(groups: list[PipGroup], on_body: list[tuple[int, int]], p
     ``on_body`` holds the pairs of pips (indices into ``pips``) that may share a face by
     place, size and shape, with only body between them, whatever their light. Each group
     of two or more pips, largest first, takes in those of the groups so linked to it, lit
-    at least as brightly, with which it forms the largest face: a side face is shaded, and
+    about as brightly or more, with which it forms the largest face: a side face is shaded, and
     its pips with a top face's may well fit some face too. Only faces of ``MIN_JOINED``
     pips or more are made so: any marks in a row (letters of print) fit a 2 or a 3, but
     few fit the corners of a 4, 5 or 6.
@@ -231,7 +234,7 @@ def _join_unevenly_lit(groups: list[PipGroup], on_body: list[tuple[int, int]], p
             continue
         taken.add(anchor)
         joined = _largest_face_with(groups, anchor, sorted(k for k in linked[anchor] - taken
-                                                           if groups[k].light >= groups[anchor].light - RING_NOISE))
+                                                           if groups[k].light >= JOIN_LIGHT * groups[anchor].light))
         if joined is None:
             out.append(groups[anchor])
         else:
@@ -260,21 +263,41 @@ def _largest_face_with(groups: list[PipGroup], anchor: int, others: list[int]) -
     return best
 
 
-def _off_face_pip(group: PipGroup) -> int | None:
-    """The pip (its index) that lies furthest off the face the group's other pips form,
-    if one lies at least ``OFF_FACE_REACH`` out; None if none does."""
-    if not 3 <= len(group.pips) <= MAX_PEEL:
+def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
+    """The group's pips (their indices) split into two faces side by side, each part's pips
+    at least ``APART_REACH`` (a lone pip ``APART_REACH_LONE``) out from the other part's
+    face centre, in that face's units; None if no split does it, or if splits that do it
+    disagree on the values shown.
+
+    Splits tried: at every place along either of the group's principal axes (two dice side
+    by side), and each single pip against the rest (a 1 on top of a side face's pips).
+    """
+    n = len(group.pips)
+    if not 3 <= n <= MAX_SIDE_BY_SIDE:
         return None
-    best, best_reach = None, OFF_FACE_REACH
-    for k, pip in enumerate(group.pips):
-        fit = PipGroup(group.pips[:k] + group.pips[k + 1:]).layout(1.0)[0]
-        if fit is None:
-            continue
-        u, v = np.linalg.solve(fit.axes, np.array([pip.x, pip.y]) - fit.centre)
-        reach = max(abs(u), abs(v))
-        if reach >= best_reach:
-            best, best_reach = k, reach
-    return best
+    points = group.points - group.points.mean(axis=0)
+    splits = {(k,) for k in range(n)}
+    for axis in np.linalg.svd(points, full_matrices=False)[2]:
+        order = np.argsort(points @ axis, kind="stable")
+        splits.update(tuple(sorted(order[:k].tolist())) for k in range(1, n))
+    found: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+    for split in splits:
+        first, second = list(split), [k for k in range(n) if k not in split]
+        fits = [PipGroup(tuple(group.pips[k] for k in part)).layout(1.0)[0] for part in (first, second)]
+        reach = APART_REACH_LONE if min(len(first), len(second)) == 1 else APART_REACH
+        if (fits[0] is not None and fits[1] is not None
+                and _outside(fits[0], group.points[second], reach) and _outside(fits[1], group.points[first], reach)):
+            found.setdefault(tuple(sorted((fits[0].value, fits[1].value))), (first, second))
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _outside(fit: LayoutFit, points: np.ndarray, reach: float) -> bool:
+    """Whether every point lies at least ``reach`` out from the face's centre, per axis in
+    the face's own units (a lone pip shows no extent: nothing lies on its face)."""
+    if fit.value == 1:
+        return True
+    units = np.linalg.solve(fit.axes, (points - fit.centre).T)
+    return bool((np.abs(units).max(axis=0) >= reach).all())
 
 
 def path_scores(grey: np.ndarray, pips: list[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
