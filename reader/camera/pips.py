@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import median
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -119,9 +120,32 @@ def typical_pip_radius(grey: np.ndarray, sample: int) -> float | None:
 _Outline = tuple[np.ndarray, list[np.ndarray]]
 #: A search for pips of one polarity: dark, the contrast mask, its regions and their boxes.
 _Search = tuple[bool, np.ndarray, list[_Outline], np.ndarray]
-#: A region cut once: its crop of the image, its pixels and the contrast mask's there (both
-#: 0 or 1), its size and the crop's corner.
-_Cut = tuple[np.ndarray, np.ndarray, np.ndarray, int, int, int]
+
+
+class _Cut(NamedTuple):
+    """A detected region cut out of the image once, to be cut at one level or another.
+
+    ``crop`` (the grey image around the region, reaching past a pip's ring) and ``inked``
+    (the contrast mask there) have their corner at (``xa``, ``ya``) in the image. The
+    region's ``size`` pixels are only held on its bounding box widened by one pixel, at
+    ``box`` (x, y, width, height) in the crop: all per-pixel work on the region is done
+    there, a tenth of the crop's area for a pip, and the zero margin keeps its contours
+    those of the whole crop.
+    """
+
+    crop: np.ndarray
+    inked: np.ndarray
+    region: np.ndarray   # 1 on the region's pixels, 0 elsewhere, over ``box``
+    box: tuple[int, int, int, int]
+    size: int
+    xa: int
+    ya: int
+
+    @property
+    def grey(self) -> np.ndarray:
+        """The grey levels over ``box``."""
+        x, y, w, h = self.box
+        return self.crop[y:y + h, x:x + w]
 
 
 def _regions(regions: list[_Outline], shape: tuple[int, ...], max_side: float,
@@ -170,11 +194,14 @@ def _unseen_holes(regions: list[_Outline], own: np.ndarray, other: np.ndarray, m
                 continue
             inside = np.zeros((h, w), np.uint8)
             cv2.drawContours(inside, [hole], 0, 1, -1, offset=(-x, -y))
-            # the hole's outline runs on its region's pixels: the rest is the blob
-            inside &= own[y:y + h, x:x + w] == 0
+            # the hole's outline runs on its region's pixels: the rest is the blob (the masks
+            # hold 0 and 1: less is and-not)
+            inside = cv2.subtract(inside, own[y:y + h, x:x + w])
             area = cv2.countNonZero(inside)
-            if area < MIN_PIP_AREA / 2 or 2 * cv2.countNonZero(inside & other[y:y + h, x:x + w]) >= area:
+            if area < MIN_PIP_AREA / 2:
                 continue
+            if 2 * cv2.countNonZero(cv2.bitwise_and(inside, other[y:y + h, x:x + w])) >= area:
+                continue  # the opposite polarity's mask holds most of it
             if out is None:
                 out = np.zeros(other.shape, np.uint8)
             out[y:y + h, x:x + w] |= inside
@@ -214,14 +241,13 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
     for (dark, *_), (_, owners, cuts), pips in zip(searches, firsts, measured):
         found_in = {owner for owner, p in zip(owners, pips) if p is not None}
         retry: list[PipPart] = []
-        for index, (crop, region, inked, size, xa, ya) in enumerate(cuts):
-            if index not in found_in and size >= 4 * MIN_PIP_AREA:
-                otsu = float(cv2.threshold(crop[region > 0].reshape(1, -1), 0, 255,
+        for index, cut in enumerate(cuts):
+            if index not in found_in and cut.size >= 4 * MIN_PIP_AREA:
+                otsu = float(cv2.threshold(cut.grey[cut.region > 0].reshape(1, -1), 0, 255,
                                            cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
-                retry.extend(_cut(crop, region, inked, otsu + (0.5 if dark else -0.5), dark, max_side, xa, ya,
-                                  size))
+                retry.extend(_cut(cut, otsu + (0.5 if dark else -0.5), dark, max_side))
                 if dark:
-                    retry.extend(_cut(crop, region, inked, otsu - 0.5, False, max_side, xa, ya, size))
+                    retry.extend(_cut(cut, otsu - 0.5, False, max_side))
         retries.append(retry)
     out = []
     for first, second in zip(measured, _measured(retries, grey)):
@@ -258,29 +284,33 @@ def _first_cuts(dark: bool, mask: np.ndarray, regions: list[_Outline], boxes: np
         low, high = cv2.minMaxLoc(crop)[:2]
         if surround - MIN_CONTRAST < low and high < surround + MIN_CONTRAST:
             continue  # nothing in the crop, so nothing in the region, stands out enough to be a pip
-        region = np.zeros(crop.shape, np.uint8)
-        cv2.drawContours(region, [contour], 0, 1, -1, offset=(-xa, -ya))
+        # the region on its box widened by a pixel (inside the crop: the region is off the
+        # frame's edge and the crop reaches at least two pixels past it)
+        bx, by = x0 - 1 - xa, y0 - 1 - ya
+        region = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(region, [contour], 0, 1, -1, offset=(1 - x0, 1 - y0))
         if holes:  # what lies in a hole (a die inside a halo of table) is not this region's
-            cv2.drawContours(region, holes, -1, 0, -1, offset=(-xa, -ya))
+            cv2.drawContours(region, holes, -1, 0, -1, offset=(1 - x0, 1 - y0))
         size = cv2.countNonZero(region)
         if size < MIN_PIP_AREA:
             continue
-        low, high = cv2.minMaxLoc(crop, region)[:2]
+        cut = _Cut(crop, inked, region, (bx, by, w + 2, h + 2), size, xa, ya)
+        low, high = cv2.minMaxLoc(cut.grey, region)[:2]
         ink = low if dark else high
         if abs(surround - ink) < MIN_CONTRAST:
             continue  # nothing in it stands out enough to be a pip
-        found = _cut(crop, region, inked, (ink + surround) / 2, dark, max_side, xa, ya, size)
+        found = _cut(cut, (ink + surround) / 2, dark, max_side)
         parts.extend(found)
         owners.extend([len(cuts)] * len(found))
-        cuts.append((crop, region, inked, size, xa, ya))
+        cuts.append(cut)
     return parts, owners, cuts
 
 
-def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, dark: bool,
-         max_side: float, xa: int, ya: int, size: int) -> list[PipPart]:
-    """The parts of one detected region (of ``size`` pixels) beyond ``level`` that may be pips."""
-    beyond = _beyond(crop, level, dark)
-    parts = _outlines(cv2.bitwise_and(beyond, region))
+def _cut(cut: _Cut, level: float, dark: bool, max_side: float) -> list[PipPart]:
+    """The parts of one detected region beyond ``level`` that may be pips."""
+    crop, inked, size = cut.crop, cut.inked, cut.size
+    # (the contours are found on the region's box, but given in the crop's coordinates)
+    parts = _outlines(cv2.bitwise_and(_beyond(cut.grey, level, dark), cut.region), cut.box[:2])
     if not parts:
         return []
     sized = []
@@ -295,8 +325,7 @@ def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, 
     # pip (its blurred rim), but only the inked part of a region that holds several pips
     # or a die's body (a die darker than the table)
     lone = len(parts) == 1 and size <= 4 * (cv2.contourArea(parts[0]) + len(parts[0]))
-    # (all these masks hold only 0 and 1: inked less region is inked outside the region)
-    exclude = (inked if lone else cv2.bitwise_or(beyond, cv2.subtract(inked, region))).view(bool)
+    exclude = (inked if lone else _beyond_or_outside(cut, level, dark)).view(bool)
     out = []
     for part, px, py, pw, ph, side in sized:
         # measure the pip on a window reaching just past its surrounding ring
@@ -307,7 +336,19 @@ def _cut(crop: np.ndarray, region: np.ndarray, inked: np.ndarray, level: float, 
         cv2.drawContours(own, [part], 0, 1, -1, offset=(-sx, -sy))
         area = cv2.countNonZero(own)
         if area >= MIN_PIP_AREA / 2 and area >= 0.4 * pw * ph:
-            out.append(PipPart(own, exclude[sy:ey, sx:ex], xa + sx, ya + sy, dark))
+            out.append(PipPart(own, exclude[sy:ey, sx:ex], cut.xa + sx, cut.ya + sy, dark))
+    return out
+
+
+def _beyond_or_outside(cut: _Cut, level: float, dark: bool) -> np.ndarray:
+    """1 over the crop where its grey level lies beyond ``level`` or the contrast mask
+    holds a pixel that is not the region's, else 0."""
+    bx, by, bw, bh = cut.box
+    beyond = _beyond(cut.crop, level, dark)
+    out = cv2.bitwise_or(beyond, cut.inked)
+    # (the masks hold only 0 and 1: inked less region is inked outside the region)
+    out[by:by + bh, bx:bx + bw] = cv2.bitwise_or(beyond[by:by + bh, bx:bx + bw],
+                                                 cv2.subtract(cut.inked[by:by + bh, bx:bx + bw], cut.region))
     return out
 
 
@@ -325,18 +366,21 @@ def _beyond(crop: np.ndarray, level: float, dark: bool) -> np.ndarray:
 def _bounding_boxes(contours: list[np.ndarray]) -> np.ndarray:
     """(x, y, width, height) of each contour's bounding box, as an N x 4 int array."""
     points = np.concatenate(contours).reshape(-1, 2)
-    starts = np.cumsum([0] + [len(c) for c in contours[:-1]])
+    lengths = np.fromiter(map(len, contours), np.intp, len(contours))
+    starts = np.cumsum(lengths) - lengths
     low = np.minimum.reduceat(points, starts)
     high = np.maximum.reduceat(points, starts)
     return np.column_stack([low, high - low + 1])
 
 
-def _outlines(mask: np.ndarray) -> list[np.ndarray]:
-    """The outer boundary of every region of ``mask``, also of regions in another's hole."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+def _outlines(mask: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[np.ndarray]:
+    """The outer boundary of every region of ``mask``, also of regions in another's hole,
+    its points shifted by ``offset``."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE, offset=offset)
     if hierarchy is None:
         return []
-    return [contours[i] for i in np.flatnonzero(hierarchy[0][:, 3] < 0).tolist()]
+    # (on plain lists: these masks are small and hold a few contours, numpy would cost more)
+    return [c for c, parent in zip(contours, hierarchy[0][:, 3].tolist()) if parent < 0]
 
 
 def _outer_contours(mask: np.ndarray) -> list[_Outline]:
@@ -345,8 +389,10 @@ def _outer_contours(mask: np.ndarray) -> list[_Outline]:
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
-    parents = hierarchy[0][:, 3]
+    # (on plain lists: a frame's masks hold a few hundred contours, mostly grain)
+    parents = hierarchy[0][:, 3].tolist()
     holes: dict[int, list[np.ndarray]] = {}
-    for i in np.flatnonzero(parents >= 0).tolist():
-        holes.setdefault(int(parents[i]), []).append(contours[i])
-    return [(contours[i], holes.get(i, [])) for i in np.flatnonzero(parents < 0).tolist()]
+    for contour, parent in zip(contours, parents):
+        if parent >= 0:
+            holes.setdefault(parent, []).append(contour)
+    return [(contour, holes.get(i, [])) for i, (contour, parent) in enumerate(zip(contours, parents)) if parent < 0]
