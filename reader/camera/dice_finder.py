@@ -176,13 +176,14 @@ class _Pairs:
         near a clearly brighter one (the light comes from above). A webcam usually stands
         in front of the table, looking down and away: image-down starts with one vote, so
         that a few contrary votes (clutter, a die's face turned to the light) do not turn it."""
-        votes = np.array([0.0, 1.0])
         count = len(self.roundness)
-        for j in range(count):
-            for i in range(count):
-                if i != j and self.same[i, j] and self.near(i, j, SIDE_REACH_OBLIQUE):
-                    flatter = i > j and self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[j]
-                    votes += unit_steps[i, j] * (int(flatter) + int(self.shaded(i, j)))
+        # [i, j]: face i (later in order, so no rounder) beside face j
+        later = np.arange(count)[:, None] > np.arange(count)[None, :]
+        flatter = later & (self.roundness[:, None] < SIDE_ROUNDNESS_RATIO * self.roundness[None, :])
+        shaded = self.lit[:, None] < SIDE_SHADE * self.lit[None, :]
+        beside = self.same & (self.units < SIDE_REACH_OBLIQUE * FACE_HALF) & ~np.eye(count, dtype=bool)
+        weights = beside * (flatter.astype(float) + shaded)
+        votes = np.array([0.0, 1.0]) + np.einsum("ij,ijk->k", weights, unit_steps)
         norm = float(np.hypot(*votes))
         return votes / norm if norm > 0 else np.array([0.0, 1.0])
 

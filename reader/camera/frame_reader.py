@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from statistics import median
 
 import cv2
@@ -30,6 +31,9 @@ MIN_PIPS_UNFIT_DIE = 3
 #: there it cannot be told); if the pips found at the reduced size are smaller than
 #: ``MIN_WORK_RADIUS`` after all, the frame is searched again at full size.
 REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
+#: Pips found with a median radius above this many pixels could be searched for at a
+#: coarser scale: the next frame has its pips sized afresh.
+RESIZE_RADIUS = 2 * WORK_RADIUS
 SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
 #: Why a die body whose pips form no face (motion blur, defocus) cannot be read.
 NO_READABLE_FACE = "no readable face"
@@ -37,10 +41,33 @@ NO_READABLE_FACE = "no readable face"
 TABLE_SAMPLES = 6000
 
 
-def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[DieReading]:
-    """Every die whose top face shows in ``image_bgr``, read or marked unreadable with a reason."""
+@dataclass
+class SearchScale:
+    """The scale the last frame of a camera was searched at (None: not known yet). A fixed
+    camera's dice keep their size from frame to frame, so the next frame is searched at it
+    at once, without sizing its pips first; the pips found there confirm it or have it
+    sized afresh for the frame after."""
+
+    scale: float | None = None
+
+
+class FrameReading:
+    """Reads the frames of one camera or video in turn (a :data:`FrameReader`), keeping the
+    scale they are searched at between frames."""
+
+    def __init__(self) -> None:
+        self._scale = SearchScale()
+
+    def __call__(self, image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[DieReading]:
+        return read_frame(image_bgr, namer, self._scale)
+
+
+def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
+               memo: SearchScale | None = None) -> list[DieReading]:
+    """Every die whose top face shows in ``image_bgr``, read or marked unreadable with a
+    reason. ``memo`` carries the search scale from a camera's previous frame to this one."""
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    grey, scale, pips = _working_image(grey)
+    grey, scale, pips = _working_image(grey, memo if memo is not None else SearchScale())
     groups = group_pips(pips, grey)
     faces = face_candidates(groups)
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
@@ -75,22 +102,42 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None) -> list[
     return readings
 
 
-def _working_image(grey: np.ndarray) -> tuple[np.ndarray, float, list[Pip]]:
+def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, list[Pip]]:
     """The grey image to search, the factor that maps its coordinates back to the frame's,
-    and the pip candidates found in it."""
-    if min(grey.shape) >= REDUCE_FROM:
-        half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        radius = typical_pip_radius(half, SIZE_SAMPLE)
-        if radius is not None and radius >= MIN_SIZING_RADIUS:
-            scale = max(MIN_WORK_SCALE, min(1.0, WORK_RADIUS / (2 * radius)))
-            if scale < 1.0:
-                size = (round(grey.shape[1] * scale), round(grey.shape[0] * scale))
-                work = cv2.resize(grey, size, interpolation=cv2.INTER_LINEAR)
-                pips = find_pips(work)
-                radii = [p.radius for p in pips if p.roundness > 0.7]
-                if radii and median(radii) >= MIN_WORK_RADIUS:
-                    return work, grey.shape[1] / size[0], pips
-    return grey, 1.0, find_pips(grey)
+    and the pip candidates found in it; ``memo`` is the scale to try first, and is left
+    holding the scale to try on the next frame."""
+    remembered = memo.scale
+    scale = remembered if remembered is not None else _scale_for(grey)
+    if scale < 1.0:
+        size = (round(grey.shape[1] * scale), round(grey.shape[0] * scale))
+        work = cv2.resize(grey, size, interpolation=cv2.INTER_LINEAR)
+        pips = find_pips(work)
+        radii = [p.radius for p in pips if p.roundness > 0.7]
+        if radii and median(radii) >= MIN_WORK_RADIUS:
+            # pips much bigger than needed: the dice came nearer, size them afresh next time
+            memo.scale = scale if median(radii) <= RESIZE_RADIUS else None
+            return work, grey.shape[1] / size[0], pips
+        if remembered is not None:
+            memo.scale = None
+            return _working_image(grey, memo)
+    pips = find_pips(grey)
+    radii = [p.radius for p in pips if p.roundness > 0.7]
+    reducible = min(grey.shape) >= REDUCE_FROM and radii and median(radii) > RESIZE_RADIUS
+    memo.scale = None if reducible else 1.0
+    return grey, 1.0, pips
+
+
+def _scale_for(grey: np.ndarray) -> float:
+    """The coarsest scale (down to ``MIN_WORK_SCALE``) that keeps the frame's pips
+    ``WORK_RADIUS`` pixels in radius, as sized on the frame at half size; 1 for frames
+    too small to reduce or whose pips are too small to size."""
+    if min(grey.shape) < REDUCE_FROM:
+        return 1.0
+    half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    radius = typical_pip_radius(half, SIZE_SAMPLE)
+    if radius is None or radius < MIN_SIZING_RADIUS:
+        return 1.0
+    return max(MIN_WORK_SCALE, min(1.0, WORK_RADIUS / (2 * radius)))
 
 
 def die_candidate(face: FaceCandidate, shape: tuple[int, ...], scale: float = 1) -> DieCandidate:

@@ -27,6 +27,10 @@ STRONG_FRACTION = 0.7
 #: A hole in a region is searched for a pip only when its box is at most this share of
 #: the region's area (pips take a few hundredths of a face each).
 MAX_HOLE_SHARE = 0.12
+#: A region with no pip at half contrast is searched again (as a die's body holding its
+#: pips) only if it has at least this many pixels: the face of the smallest die whose pips
+#: can be found (pips of 1.5 pixels' radius) covers about 200.
+MIN_BODY_AREA = 100
 #: About this many pixels around a region are read for its surroundings' level.
 SURROUND_SAMPLES = 400
 
@@ -242,7 +246,7 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
         found_in = {owner for owner, p in zip(owners, pips) if p is not None}
         retry: list[PipPart] = []
         for index, cut in enumerate(cuts):
-            if index not in found_in and cut.size >= 4 * MIN_PIP_AREA:
+            if index not in found_in and cut.size >= MIN_BODY_AREA:
                 otsu = float(cv2.threshold(cut.grey[cut.region > 0].reshape(1, -1), 0, 255,
                                            cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
                 retry.extend(_cut(cut, otsu + (0.5 if dark else -0.5), dark, max_side))

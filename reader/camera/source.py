@@ -37,10 +37,11 @@ if TYPE_CHECKING:
 #: Reads every die of one kind in a frame: (image_bgr, colour namer) -> readings.
 FrameReader = Callable[[np.ndarray, ColourNamer | None], list[DieReading]]
 
-#: The frame reader for each kind of die, as "module:function" (imported when first used):
-#: pips for the d6, the taught faces of ``dicetable calibrate faces`` for numbered dice.
+#: The frame reader for each kind of die, as "module:function" or "module:Class" (imported
+#: when first used): pips for the d6, the taught faces of ``dicetable calibrate faces`` for
+#: numbered dice.
 FRAME_READERS: dict[int, str] = {
-    6: "reader.camera.frame_reader:read_frame",
+    6: "reader.camera.frame_reader:FrameReading",
     **{sides: f"reader.camera.numbered.frame:read_d{sides}" for sides in (4, 8, 10, 12, 20)},
 }
 
@@ -50,12 +51,14 @@ class CameraTimeout(DicetableError):
 
 
 def frame_reader(sides: int) -> FrameReader:
-    """The reader registered for ``sides``-sided dice."""
+    """The reader registered for ``sides``-sided dice (a class registered there is a reader
+    that keeps something from frame to frame: a new one is made for each stream)."""
     if sides not in FRAME_READERS:
         kinds = ", ".join(f"d{s}" for s in sorted(FRAME_READERS))
         raise ThrowMismatch(f"the camera cannot read a d{sides} yet (it reads {kinds})")
     module, _, function = FRAME_READERS[sides].partition(":")
-    return getattr(importlib.import_module(module), function)
+    reader = getattr(importlib.import_module(module), function)
+    return reader() if isinstance(reader, type) else reader
 
 
 def _stderr(text: str) -> None:

@@ -108,10 +108,10 @@ def run_read(args: argparse.Namespace) -> int:
     from reader.camera.source import frame_reader, settled_scenes
     from reader.camera.video import open_input
 
-    read = frame_reader(args.expect.sides)
     namer = ColourNames.load()
     for spec in args.inputs:
         frames = open_input(_input_spec(spec))
+        read = frame_reader(args.expect.sides)  # one reader per input: its frames share a camera
         try:
             previous: list[tuple[object, ...]] | None = None
             for scene in settled_scenes(frames, read, namer, armed=True):  # a camera: the table as it is, too
