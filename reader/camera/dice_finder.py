@@ -13,6 +13,7 @@ from statistics import median
 
 import numpy as np
 
+from reader.camera.body_colour import BodyColours
 from reader.camera.layouts import LayoutFit
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup
 
@@ -75,10 +76,11 @@ class FaceCandidate:
         return self.group.points.mean(axis=0)
 
 
-def face_candidates(groups: list[PipGroup]) -> list[FaceCandidate]:
-    """Fit every group to the d6 layouts and keep one face per die (its top face)."""
+def face_candidates(groups: list[PipGroup], colours: BodyColours | None = None) -> list[FaceCandidate]:
+    """Fit every group to the d6 layouts and keep one face per die (its top face);
+    ``colours`` (the frame in colour) tells faces on bodies of different hues apart."""
     faces = [FaceCandidate(g, *g.layout(SINGLE_SPACING_RADII * g.pip_length)) for g in groups]
-    return _drop_side_faces(faces)
+    return _drop_side_faces(faces, colours)
 
 
 def _axes(face: FaceCandidate, spacing_radii: float) -> np.ndarray:
@@ -92,7 +94,7 @@ def _axes(face: FaceCandidate, spacing_radii: float) -> np.ndarray:
     return np.eye(2) * max(spread, face.group.pip_length)
 
 
-def _drop_side_faces(faces: list[FaceCandidate]) -> list[FaceCandidate]:
+def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = None) -> list[FaceCandidate]:
     """Keep one face per die: its top face.
 
     The top face is the least foreshortened face of a die, so faces are taken roundest
@@ -109,7 +111,7 @@ def _drop_side_faces(faces: list[FaceCandidate]) -> list[FaceCandidate]:
     # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
     ratios = [f.fit.spacing / np.sqrt(f.fit.aspect) / f.pip_length
               for f in faces if f.fit is not None and f.fit.value > 1]
-    pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII)
+    pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, colours)
     kept: list[int] = []
     for i in range(len(order)):
         tops = [top for top in kept if pairs.within_die(i, top)]
@@ -149,7 +151,7 @@ class _Pairs:
     which undoes the camera's foreshortening), ``along[i, j]`` the cosine between the step
     from j to i and the direction towards the camera."""
 
-    def __init__(self, faces: list[FaceCandidate], spacing_radii: float) -> None:
+    def __init__(self, faces: list[FaceCandidate], spacing_radii: float, colours: BodyColours | None = None) -> None:
         centres = np.array([f.centre for f in faces]).reshape(-1, 2)
         inverses = np.array([np.linalg.pinv(_axes(f, spacing_radii)) for f in faces]).reshape(-1, 2, 2)
         steps = centres[:, None, :] - centres[None, :, :]  # [i, j]: from j to i
@@ -163,6 +165,11 @@ class _Pairs:
         self.pips = np.array([len(f.group.pips) for f in faces])
         self.lit = np.array([f.group.light for f in faces])
         self.same = _one_die(faces)
+        if colours is not None:
+            # only faces close enough to be one die are worth a look at their colours
+            for i, j in zip(*np.nonzero(np.triu(self.same & (self.units < FRONT_REACH * FACE_HALF), 1))):
+                if colours.apart(faces[i].group.pips[0], faces[j].group.pips[0]):
+                    self.same[i, j] = self.same[j, i] = False
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         self.along = unit_steps @ self._towards_camera(unit_steps)
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from reader.camera.body_colour import BodyColours, colours_apart
 from reader.camera.pips import Pip
 
 #: Rays from the pip, in face units (pip half-lengths), start this far out (past the rim,
@@ -37,16 +38,19 @@ _ANGLES = np.linspace(0, 2 * np.pi, RAY_COUNT, endpoint=False)
 _DIRECTIONS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
 
 
-def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = ()) -> bool:
+def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
+                    colours: BodyColours | None = None) -> bool:
     """Whether the lone ``pip`` sits at the centre of a body of its surroundings' level.
 
     ``squash`` is the face's foreshortening (the 2x2 map from the face seen square-on to
     the image, as the pip's shape shows it). Rays pass over the ``others`` (pip
     candidates) of the pip's polarity: another pip is no edge of the body, and a pip with
-    a partner further along its face is a 2's, not a 1.
+    a partner further along its face is a 2's, not a 1. Where ``colours`` (the frame in
+    colour) is given, the body also ends where its colour does (a red die against a purple
+    one of the same grey).
     """
     ends = _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
-                       [p for p in others if p is not pip and p.dark == pip.dark])
+                       [p for p in others if p is not pip and p.dark == pip.dark], colours)
     return _centred(ends)
 
 
@@ -77,7 +81,7 @@ def _centred(ends: np.ndarray) -> bool:
 
 
 def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray,
-                skip: Sequence[Pip] = ()) -> np.ndarray:
+                skip: Sequence[Pip] = (), colours: BodyColours | None = None) -> np.ndarray:
     """How far (in face units: pip half-lengths, foreshortening undone) from ``centre`` the
     body of ``pip``'s surroundings' level reaches in each ray direction, from ``start`` out
     to ``RAY_REACH`` (inf where it reaches further); rays pass over the pips ``skip``."""
@@ -92,6 +96,8 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
     inside = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
     levels = grey[np.clip(rows, 0, h - 1), np.clip(cols, 0, w - 1)].astype(np.float32)
     off = (np.abs(levels - pip.ring) > max(MIN_EDGE_STEP, EDGE_SHARE * pip.contrast)) | ~inside
+    if colours is not None:
+        off |= colours_apart(colours.lab_at(points), colours.lab([pip])[0])
     for other in skip:
         off &= np.hypot(points[..., 0] - other.x, points[..., 1] - other.y) > 1.5 * other.radius + 1
     edge = off[:, :-1] & off[:, 1:]

@@ -19,6 +19,7 @@ from statistics import median
 
 import numpy as np
 
+from reader.camera.body_colour import BodyColours
 from reader.camera.die_body import centred_on_body
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout
@@ -91,13 +92,15 @@ class Verdict:
     die_like: bool = True
 
 
-def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = ()) -> Verdict:
+def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = (),
+               colours: BodyColours | None = None) -> Verdict:
     """Run every check on a face with a layout fit; the first failure gives the reason.
 
     ``others`` are the frame's other pip candidates: one of them inside the face, alike
     the face's own pips, is a pip the layout does not account for. ``lone`` are the pips
     grouped with no other: two of them alike, on one body and as far apart as a 2's pips
-    may be, are no two 1s.
+    may be, are no two 1s - unless ``colours`` (the frame in colour) shows their bodies
+    apart, as two dice.
     """
     fit = face.fit
     assert fit is not None
@@ -120,11 +123,11 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         return (bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
                 and _grain(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
 
-    if fit.value == 1 and not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others)):
+    if fit.value == 1 and not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
         return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
     if _cut_by_frame(fit, grey.shape):
         return Verdict("occluded", 0.0, die_like())
-    if _stray_pip(face, others) or (fit.value == 1 and _lone_partner(face, grey, lone)):
+    if _stray_pip(face, others) or (fit.value == 1 and _lone_partner(face, grey, lone, colours)):
         return Verdict("ambiguous pips", 0.0, die_like())
     if median([p.edge_width for p in pips]) > BLUR_SLOPE * radius + BLUR_OFFSET:
         return Verdict("blurred", 0.0, die_like())
@@ -217,17 +220,18 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
 _RING_DIRECTIONS = np.array([[np.cos(t), np.sin(t)] for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
 
 
-def _lone_partner(face: FaceCandidate, grey: np.ndarray, lone: Sequence[Pip]) -> bool:
+def _lone_partner(face: FaceCandidate, grey: np.ndarray, lone: Sequence[Pip], colours: BodyColours | None) -> bool:
     """Whether another lone pip like this one (size, ink, foreshortening) lies on the same
-    body within a 2's diagonal: the two may be a 2 whose pips are small for its face (too
-    far apart, in radii, to be grouped), not two 1s."""
+    body (in grey, and in colour where the colours are known) within a 2's diagonal: the
+    two may be a 2 whose pips are small for its face (too far apart, in radii, to be
+    grouped), not two 1s."""
     (pip,) = face.group.pips
     alike = [p for p in lone if p is not pip and p.dark == pip.dark
              and 1 / MAX_RADIUS_RATIO <= p.radius / pip.radius <= MAX_RADIUS_RATIO
              and MIN_ROUNDNESS_RATIO <= p.roundness / pip.roundness <= 1 / MIN_ROUNDNESS_RATIO
              and MIN_PARTNER_CONTRAST <= p.contrast / pip.contrast <= 1 / MIN_PARTNER_CONTRAST
              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * (p.radius + pip.radius) / 2
-             and _foreshortened_alike(p, pip)]
+             and _foreshortened_alike(p, pip) and not (colours is not None and colours.apart(p, pip))]
     if not alike:
         return False
     scores = path_scores(grey, [pip, *alike], np.zeros(len(alike), int), np.arange(1, len(alike) + 1))

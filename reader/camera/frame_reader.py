@@ -9,6 +9,7 @@ from statistics import median
 import cv2
 import numpy as np
 
+from reader.camera.body_colour import BodyColours
 from reader.camera.dice_finder import FACE_HALF, FaceCandidate, face_candidates
 from reader.camera.die_body import compact_body
 from reader.camera.face_checks import check_face
@@ -68,8 +69,9 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     reason. ``memo`` carries the search scale from a camera's previous frame to this one."""
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     grey, scale, pips = _working_image(grey, memo if memo is not None else SearchScale())
-    groups = group_pips(pips, grey)
-    faces = face_candidates(groups)
+    colours = BodyColours(image_bgr, scale)
+    groups = group_pips(pips, grey, colours)
+    faces = face_candidates(groups, colours)
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     candidates = [die_candidate(f, image_bgr.shape, scale) for f in faces]
     table = table_reference(image_bgr, candidates) if namer is not None and candidates else None
@@ -80,7 +82,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
                 continue
             value, reason, confidence = None, face.reason, 0.0
         else:
-            verdict = check_face(face, grey, pips, lone)
+            verdict = check_face(face, grey, pips, lone, colours)
             value = face.fit.value if verdict.reason is None else None
             reason, confidence = verdict.reason, verdict.confidence
             # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die

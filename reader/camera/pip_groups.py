@@ -16,6 +16,7 @@ from statistics import median
 
 import numpy as np
 
+from reader.camera.body_colour import BodyColours
 from reader.camera.layouts import LayoutError, LayoutFit, fit_layout
 from reader.camera.pips import Pip
 
@@ -117,8 +118,9 @@ def _fitted(group: PipGroup, single_spacing: float) -> tuple[LayoutFit | None, s
         return None, str(err)
 
 
-def group_pips(pips: list[Pip], grey: np.ndarray) -> list[PipGroup]:
-    """Split pip candidates into groups that each lie on one face.
+def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = None) -> list[PipGroup]:
+    """Split pip candidates into groups that each lie on one face (``colours``, the frame in
+    colour, keeps pips on bodies of clearly different colours apart).
 
     Pips are linked when they may share a face, each link scored by how clearly the path
     between them stays on the body and how alike the two pips are. Linked pips whose
@@ -129,6 +131,8 @@ def group_pips(pips: list[Pip], grey: np.ndarray) -> list[PipGroup]:
         return []
     xy = np.array([(p.x, p.y) for p in pips], float)
     alike, placeable = _alike(pips, xy)
+    if colours is not None and placeable.any():
+        placeable &= ~colours.apart_matrix(pips)
     first, second = np.nonzero(np.triu(placeable, 1))
     scores = path_scores(grey, pips, first, second)
     on_body = scores >= MIN_PATH_BODY
