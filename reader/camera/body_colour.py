@@ -61,14 +61,18 @@ class BodyColours:
         rows = np.clip(np.rint(scaled[..., 1]).astype(int), 0, h - 1)
         return self._image[rows, cols].astype(np.float32)
 
-    def apart_matrix(self, pips: Sequence[Pip]) -> np.ndarray:
-        """For every pair of pips, whether they lie on bodies of clearly different colours."""
-        lab = self.lab(pips)
-        return colours_apart(lab[:, None, :], lab[None, :, :])
+    def apart_pairs(self, pips: Sequence[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """For each pair (``pips[first[k]]``, ``pips[second[k]]``), whether the two lie on
+        bodies of clearly different colours."""
+        used = np.union1d(first, second)
+        lab = np.zeros((len(pips), 3), np.float32)
+        lab[used] = self.lab([pips[k] for k in used])
+        return colours_apart(lab[first], lab[second])
 
     def apart(self, a: Pip, b: Pip) -> bool:
         """Whether the two pips lie on bodies of clearly different colours."""
-        return bool(self.apart_matrix([a, b])[0, 1])
+        lab = self.lab([a, b])
+        return bool(colours_apart(lab[0], lab[1]))
 
 
 def colours_apart(first: np.ndarray, second: np.ndarray) -> np.ndarray:

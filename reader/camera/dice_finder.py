@@ -94,6 +94,14 @@ def _axes(face: FaceCandidate, spacing_radii: float) -> np.ndarray:
     return np.eye(2) * max(spread, face.group.pip_length)
 
 
+def _inverses(axes: np.ndarray) -> np.ndarray:
+    """The inverse of each 2x2 matrix (a flat one, which no face's axes are, maps to zero)."""
+    a, b, c, d = axes[:, 0, 0], axes[:, 0, 1], axes[:, 1, 0], axes[:, 1, 1]
+    det = a * d - b * c
+    safe = np.where(np.abs(det) > 1e-12, det, np.inf)
+    return np.stack([np.stack([d, -b], -1), np.stack([-c, a], -1)], -2) / safe[:, None, None]
+
+
 def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = None) -> list[FaceCandidate]:
     """Keep one face per die: its top face.
 
@@ -153,7 +161,7 @@ class _Pairs:
 
     def __init__(self, faces: list[FaceCandidate], spacing_radii: float, colours: BodyColours | None = None) -> None:
         centres = np.array([f.centre for f in faces]).reshape(-1, 2)
-        inverses = np.array([np.linalg.pinv(_axes(f, spacing_radii)) for f in faces]).reshape(-1, 2, 2)
+        inverses = _inverses(np.array([_axes(f, spacing_radii) for f in faces]).reshape(-1, 2, 2))
         steps = centres[:, None, :] - centres[None, :, :]  # [i, j]: from j to i
         self.units = np.hypot(*np.einsum("jab,ijb->aij", inverses, steps))
         # a fitted face's pip offset along its long (not foreshortened) axis, in pixels

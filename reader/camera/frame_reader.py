@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from statistics import median
 
@@ -73,22 +73,11 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     groups = group_pips(pips, grey, colours)
     faces = face_candidates(groups, colours)
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
-    candidates = [die_candidate(f, image_bgr.shape, scale) for f in faces]
+    dice = list(_dice(faces, grey, pips, lone, colours))
+    candidates = [die_candidate(face, image_bgr.shape, scale) for face, *_ in dice]
     table = table_reference(image_bgr, candidates) if namer is not None and candidates else None
     readings = []
-    for face, cand in zip(faces, candidates):
-        if face.fit is None:
-            if len(face.group.pips) < MIN_PIPS_UNFIT_DIE or not compact_body(face.group.pips, face.group.squash, grey):
-                continue
-            value, reason, confidence = None, face.reason, 0.0
-        else:
-            verdict = check_face(face, grey, pips, lone, colours)
-            value = face.fit.value if verdict.reason is None else None
-            reason, confidence = verdict.reason, verdict.confidence
-            # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
-            if value is None and (face.fit.value == 1 or not verdict.die_like
-                                  or not compact_body(face.group.pips, face.group.squash, grey)):
-                continue
+    for (_, value, reason, confidence), cand in zip(dice, candidates):
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
                                    ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
@@ -102,6 +91,23 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
     return readings
+
+
+def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip],
+          colours: BodyColours) -> Iterator[tuple[FaceCandidate, int | None, str | None, float]]:
+    """The faces that are dice, each with its value (None: unreadable), the reason it could
+    not be read and the confidence of the reading."""
+    for face in faces:
+        if face.fit is None:
+            if len(face.group.pips) >= MIN_PIPS_UNFIT_DIE and compact_body(face.group.pips, face.group.squash, grey):
+                yield face, None, face.reason, 0.0
+            continue
+        verdict = check_face(face, grey, pips, lone, colours)
+        value = face.fit.value if verdict.reason is None else None
+        # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
+        if value is not None or (face.fit.value > 1 and verdict.die_like
+                                 and compact_body(face.group.pips, face.group.squash, grey)):
+            yield face, value, verdict.reason, verdict.confidence
 
 
 def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, list[Pip]]:

@@ -131,9 +131,10 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
         return []
     xy = np.array([(p.x, p.y) for p in pips], float)
     alike, placeable = _alike(pips, xy)
-    if colours is not None and placeable.any():
-        placeable &= ~colours.apart_matrix(pips)
     first, second = np.nonzero(np.triu(placeable, 1))
+    if colours is not None and len(first):
+        same_colour = ~colours.apart_pairs(pips, first, second)
+        first, second = first[same_colour], second[same_colour]
     scores = path_scores(grey, pips, first, second)
     on_body = scores >= MIN_PATH_BODY
     links = [(float(s * alike[i, j]), int(i), int(j))
