@@ -40,8 +40,9 @@ SIDE_DIRECTION_COS = 0.7
 #: this fraction as bright as the other's is a side face, whatever their shapes.
 SIDE_SHADE = 0.85
 #: A face beside another whose pips are at most this fraction as round is its side face,
-#: however brightly lit.
-SIDE_FLATNESS = 0.75
+#: however brightly lit; seen from steeply above, so is one whose pips show at most
+#: ``SIDE_FAINTNESS`` of the other's contrast.
+SIDE_FLATNESS, SIDE_FAINTNESS = 0.75, 0.6
 #: A top face whose pips are at least this round is seen from steeply above (about 55
 #: degrees or more), where its die's front face would show clearly flatter.
 STEEP_VIEW = 0.8
@@ -171,6 +172,7 @@ class _Pairs:
         self.roundness = np.array([f.roundness for f in faces])
         self.fitted = np.array([f.fit is not None for f in faces], bool)
         self.pips = np.array([len(f.group.pips) for f in faces])
+        self.contrast = np.array([abs(f.group.body_level - f.group.pip_level) for f in faces])
         self.lit = np.array([f.group.light for f in faces])
         self.same = _one_die(faces)
         if colours is not None:
@@ -216,13 +218,23 @@ class _Pairs:
         along = self.along[i, top]
         if along < -SIDE_DIRECTION_COS:
             return False  # face i lies beyond ``top``, away from the camera: not its side face
-        flatter = self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top]
+        flatter = self.flatter(i, top)
         if flatter and along > SIDE_DIRECTION_COS and self.distance[i, top] < 2 * FACE_HALF * self.long_spacing[i]:
             # a flatter face towards the camera, within a face's width (its own width across
             # the view, which the camera does not foreshorten) of ``top``: the die's front face
             return True
         return bool(flatter or (along > SIDE_DIRECTION_COS and self._looks_like_side(i, top))) \
             and self.near(i, top, SIDE_REACH_OBLIQUE)
+
+    def flatter(self, i: int, top: int) -> bool:
+        """Whether face i is foreshortened more than ``top`` as a side face of its die is:
+        seen from steeply above, much more (a side face is seen at a grazing angle, and the
+        roundness of one pip is a rough measure) or with pips much fainter (slivers that
+        blur into the body); seen obliquely, somewhat more."""
+        if self.roundness[top] < STEEP_VIEW:
+            return bool(self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top])
+        return bool(self.roundness[i] < SIDE_FLATNESS * self.roundness[top]
+                    or self.contrast[i] < SIDE_FAINTNESS * self.contrast[top])
 
     def _looks_like_side(self, i: int, top: int) -> bool:
         """Whether face i, lying towards the camera from ``top``, may be its die's side face.
@@ -234,7 +246,7 @@ class _Pairs:
         a side face taken for a die cannot be.
         """
         return bool(self.lit[i] < FRONT_SHADE * self.lit[top] or self.roundness[top] < STEEP_VIEW
-                    or self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top])
+                    or self.flatter(i, top))
 
     def shaded(self, i: int, j: int) -> bool:
         """Whether face i's body is lit clearly less than face j's (a side face of j's die)."""
