@@ -36,6 +36,8 @@ SIDE_REACH = 1.6
 SIDE_REACH_OBLIQUE, SIDE_ROUNDNESS_RATIO = 2.8, 0.92
 #: ... or when it lies towards the camera from the rounder face (within this cosine).
 SIDE_DIRECTION_COS = 0.7
+#: Votes image-down, towards a webcam standing in front of the table, starts with.
+PRIOR_VOTES = 3.0
 #: Light falls on dice from above: of two faces of one die, one whose body is lit at most
 #: this fraction as bright as the other's is a side face, whatever their shapes.
 SIDE_SHADE = 0.85
@@ -191,8 +193,9 @@ class _Pairs:
         """Unit image direction from a top face to the side faces seen with it: voted by
         every face near a rounder one and clearly more foreshortened than it, and every face
         near a clearly brighter one (the light comes from above). A webcam usually stands
-        in front of the table, looking down and away: image-down starts with one vote, so
-        that a few contrary votes (clutter, a die's face turned to the light) do not turn it."""
+        in front of the table, looking down and away: image-down starts with
+        ``PRIOR_VOTES`` votes, so that a few contrary ones (clutter, a die's face turned to
+        the light, the left and right faces of dice off to the side) do not turn it."""
         count = len(self.roundness)
         # [i, j]: face i (later in order, so no rounder) beside face j
         later = np.arange(count)[:, None] > np.arange(count)[None, :]
@@ -200,7 +203,7 @@ class _Pairs:
         shaded = self.lit[:, None] < SIDE_SHADE * self.lit[None, :]
         beside = self.same & (self.units < SIDE_REACH_OBLIQUE * FACE_HALF) & ~np.eye(count, dtype=bool)
         weights = beside * (flatter.astype(float) + shaded)
-        votes = np.array([0.0, 1.0]) + np.einsum("ij,ijk->k", weights, unit_steps)
+        votes = np.array([0.0, PRIOR_VOTES]) + np.einsum("ij,ijk->k", weights, unit_steps)
         norm = float(np.hypot(*votes))
         return votes / norm if norm > 0 else np.array([0.0, 1.0])
 
