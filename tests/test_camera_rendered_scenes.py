@@ -104,3 +104,15 @@ def test_touching_dice_showing_one_each_are_never_read_as_a_two(colours: tuple[s
     assert all(r.value in (None, 1) for r in readings), readings
     assert all(any(math.dist(r.center, t.centre) < SIZE / 4 for t in truths)
                for r in readings if r.status is ReadStatus.OK), readings
+
+
+@pytest.mark.parametrize("colour", ["black/red", "white"])
+def test_a_two_whose_pip_sits_in_a_highlight_is_never_read_as_a_one(colour: str) -> None:
+    """A glossy die's highlight round one pip of a 2 makes the two pips look unlike and
+    what lies between them look like table, and the highlight itself is a soft blob:
+    neither pip nor highlight is read as a 1. (Known limit: black dice with gold pips,
+    searched at half size, can still show a highlight as a 1 - see the README.)"""
+    dice = tuple(RenderDie(2, colour, (300.0 + 220 * k, 360.0), SIZE, 15.0 + 30 * k) for k in range(4))
+    image, truths = render(Scene(dice=dice, table=TABLES["dark"], tilt=12.0, glare=0.9, seed=8))
+    readings = read_frame(image)
+    assert all(r.value in (None, 2) for r in readings), readings

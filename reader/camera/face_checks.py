@@ -23,7 +23,7 @@ from reader.camera.body_colour import BodyColours
 from reader.camera.die_body import centred_on_body
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout
-from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_PATH_BODY, MIN_ROUNDNESS_RATIO, path_scores
+from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO
 from reader.camera.pips import Pip
 
 #: An empty pip spot must be at least this far from the pip level towards the body.
@@ -41,8 +41,11 @@ MAX_BODY_GRAIN = 0.2
 BODY_SAMPLES = np.array([[x * 1.5, y * 0.5] for x in (-1, 1) for y in (-1, 1)]
                         + [[x * 0.5, y * 1.5] for x in (-1, 1) for y in (-1, 1)]
                         + [[x * 1.45, y * 1.45] for x in (-1, 1) for y in (-1, 1)], float)
-#: Pip rims wider than ``BLUR_SLOPE * radius + BLUR_OFFSET`` pixels mean a blurred die.
-BLUR_SLOPE, BLUR_OFFSET = 0.8, 2.0
+#: Pip rims wider than ``BLUR_SLOPE * radius + BLUR_OFFSET`` pixels mean a blurred die. A
+#: lone blob whose rim is wider than ``SOFT_SLOPE * radius + BLUR_OFFSET`` is no printed pip
+#: at all but a highlight on a glossy die (its rim widens with its size; a pip's rim is the
+#: camera's blur, and lone pips on real photos, blurred ones included, stay under 0.6).
+BLUR_SLOPE, BLUR_OFFSET, SOFT_SLOPE = 0.8, 2.0, 0.65
 #: Pips much longer than the face's own foreshortening explains were smeared by motion.
 MAX_SMEAR = 0.3
 #: Pips are circles printed on the face, so a face is foreshortened as much as its pips
@@ -123,11 +126,13 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         return (bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
                 and _grain(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
 
+    if fit.value == 1 and pips[0].edge_width > SOFT_SLOPE * radius + BLUR_OFFSET:
+        return Verdict("no pip", 0.0, False)  # a soft-edged blob: a highlight, not a printed pip
     if fit.value == 1 and not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
         return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
     if _cut_by_frame(fit, grey.shape):
         return Verdict("occluded", 0.0, die_like())
-    if _stray_pip(face, others) or (fit.value == 1 and _lone_partner(face, grey, lone, colours)):
+    if _stray_pip(face, others) or (fit.value == 1 and _lone_partner(face, lone, colours)):
         return Verdict("ambiguous pips", 0.0, die_like())
     if median([p.edge_width for p in pips]) > BLUR_SLOPE * radius + BLUR_OFFSET:
         return Verdict("blurred", 0.0, die_like())
@@ -220,11 +225,12 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
 _RING_DIRECTIONS = np.array([[np.cos(t), np.sin(t)] for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
 
 
-def _lone_partner(face: FaceCandidate, grey: np.ndarray, lone: Sequence[Pip], colours: BodyColours | None) -> bool:
-    """Whether another lone pip like this one (size, ink, foreshortening) lies on the same
-    body (in grey, and in colour where the colours are known) within a 2's diagonal: the
-    two may be a 2 whose pips are small for its face (too far apart, in radii, to be
-    grouped), not two 1s."""
+def _lone_partner(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours | None) -> bool:
+    """Whether another lone pip like this one (size, ink, foreshortening), on a body of
+    the same colour where the colours are known, lies within a 2's diagonal: the two may be
+    a 2 whose pips are small for its face (too far apart, in radii, to be grouped), not two
+    1s. What lies between them is no help: a highlight between a dark die's light pips
+    looks like table, and no seam may show between two touching dice."""
     (pip,) = face.group.pips
     alike = [p for p in lone if p is not pip and p.dark == pip.dark
              and 1 / MAX_RADIUS_RATIO <= p.radius / pip.radius <= MAX_RADIUS_RATIO
@@ -232,10 +238,7 @@ def _lone_partner(face: FaceCandidate, grey: np.ndarray, lone: Sequence[Pip], co
              and MIN_PARTNER_CONTRAST <= p.contrast / pip.contrast <= 1 / MIN_PARTNER_CONTRAST
              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * (p.radius + pip.radius) / 2
              and _foreshortened_alike(p, pip) and not (colours is not None and colours.apart(p, pip))]
-    if not alike:
-        return False
-    scores = path_scores(grey, [pip, *alike], np.zeros(len(alike), int), np.arange(1, len(alike) + 1))
-    return bool((scores >= MIN_PATH_BODY).any())
+    return bool(alike)
 
 
 def _foreshortened_alike(a: Pip, b: Pip) -> bool:
