@@ -42,11 +42,13 @@ class PipPart(NamedTuple):
     x0: int
     y0: int
     dark: bool
+    level: float  # the grey level its region was cut at (it lies beyond it)
 
 
-def measure_parts(parts: list[PipPart], grey: np.ndarray) -> list[Pip | None]:
+def measure_parts(parts: list[PipPart], grey: np.ndarray, misshapen: list[int] | None = None) -> list[Pip | None]:
     """Each part measured as a pip, or None where it is not one (too small, not a filled
-    ellipse, too faint against its ring, or on no uniform surface).
+    ellipse, too faint against its ring, or on no uniform surface). The indices of the
+    parts that are no filled ellipse are added to ``misshapen`` when it is given.
 
     Shape comes from the part's moments; levels are read on a grid of about a third of
     its radius (plenty, and fast for big pips), all parts at once: the ring around the
@@ -58,6 +60,10 @@ def measure_parts(parts: list[PipPart], grey: np.ndarray) -> list[Pip | None]:
         return out
     windows = _Windows.of(parts)
     shape = _shapes(parts, windows)
+    if misshapen is not None:
+        ellipses = np.zeros(len(parts), bool)
+        ellipses[shape.index] = True
+        misshapen.extend(np.flatnonzero(~ellipses).tolist())
     if not shape.index.size:
         return out
     grid = _grids(parts, windows, shape, grey)

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from reader.camera.pip_measures import MIN_CONTRAST, Pip, PipPart, measure_parts
+from reader.camera.pip_split import beyond, is_long, may_hold_pips, outlines, pieces_of, typical_areas
 
 __all__ = ["MIN_CONTRAST", "MIN_PIP_AREA", "Pip", "find_pips", "pip_block_size", "typical_pip_radius"]
 
@@ -72,12 +73,12 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
     block = block or pip_block_size(grey.shape)
     max_side = 2 * (max_radius or block / 2.5)
     smooth, contrasts = _contrasts(grey, block)
-    outlines = [_outer_contours(c.mask) for c in contrasts]
+    found = [_outer_contours(c.mask) for c in contrasts]
     searches: list[_Search] = []
-    for c, regions in zip(contrasts, outlines):
+    for c, regions in zip(contrasts, found):
         kept, boxes, _ = _regions(regions, c.mask.shape, max_side, c.diff)
         searches.append((c.dark, c.mask, kept, boxes))
-    for c, other, regions in zip(contrasts, contrasts[::-1], outlines):
+    for c, other, regions in zip(contrasts, contrasts[::-1], found):
         holes = _unseen_holes(regions, c.mask, other.mask, max_side)
         if holes is not None:
             kept, boxes, _ = _regions(_outer_contours(holes), holes.shape, max_side)
@@ -116,8 +117,8 @@ def typical_pip_radius(grey: np.ndarray, sample: int) -> float | None:
             low, high = cv2.minMaxLoc(crop)[:2]
             ink, body = (low, high) if c.dark else (high, low)
             if abs(body - ink) >= MIN_CONTRAST:
-                beyond = np.count_nonzero((crop < (ink + body) / 2) if c.dark else (crop > (ink + body) / 2))
-                radii.append(math.sqrt(beyond / math.pi))
+                inside = np.count_nonzero((crop < (ink + body) / 2) if c.dark else (crop > (ink + body) / 2))
+                radii.append(math.sqrt(inside / math.pi))
     return float(median(radii)) if radii else None
 
 
@@ -234,6 +235,8 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
     pip at that level may be a die darker than its table, holding its pips: it is then cut
     where its own levels part (Otsu), between the pips and the body. The parts of all
     regions of all searches are measured together, first cuts and second cuts apart.
+    Last, long pips and parts that are no ellipse are cut again nearer their ink
+    (:mod:`reader.camera.pip_split`).
     """
     firsts = [_first_cuts(dark, mask, regions, boxes, grey, max_side) for dark, mask, regions, boxes in searches]
     measured = _measured([parts for parts, _, _ in firsts], grey)
@@ -242,8 +245,8 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
     # light pips may be darker than the table too (red pips on a black die on light wood):
     # its light parts are searched as well
     retries = []
-    for (dark, *_), (_, owners, cuts), pips in zip(searches, firsts, measured):
-        found_in = {owner for owner, p in zip(owners, pips) if p is not None}
+    for (dark, *_), (_, owners, cuts), first in zip(searches, firsts, measured):
+        found_in = {owner for owner, p in zip(owners, first.pips) if p is not None}
         retry: list[PipPart] = []
         for index, cut in enumerate(cuts):
             if index not in found_in and cut.size >= MIN_BODY_AREA:
@@ -253,17 +256,58 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
                 if dark:
                     retry.extend(_cut(cut, otsu - 0.5, False, max_side))
         retries.append(retry)
+    found = [(parts + retry, first.joined(second))
+             for (parts, _, _), retry, first, second in zip(firsts, retries, measured, _measured(retries, grey))]
+    return [p for pips in _unmerged(found, grey) for p in pips if p is not None]
+
+
+class _Measured(NamedTuple):
+    """A list of parts as measured: each one's pip (None: it is none), and which of them
+    are no filled ellipse."""
+
+    pips: list[Pip | None]
+    misshapen: list[int]
+
+    def joined(self, other: _Measured) -> _Measured:
+        """These parts and then ``other``'s."""
+        return _Measured(self.pips + other.pips, self.misshapen + [len(self.pips) + i for i in other.misshapen])
+
+
+def _unmerged(found: list[tuple[list[PipPart], _Measured]], grey: np.ndarray) -> list[list[Pip | None]]:
+    """The pips of each list of parts, every long pip or misshapen part that comes apart
+    nearer its ink (two pips whose rims joined, or a pip with a tail of glare) replaced by
+    its pieces, in its place. The pieces of all lists are measured together."""
+    typical = typical_areas([pip for _, measured in found for pip in measured.pips])
+    splits = []
+    for parts, measured in found:
+        suspects = sorted([i for i, pip in enumerate(measured.pips) if is_long(pip)] + measured.misshapen)
+        suspects = [i for i in suspects if may_hold_pips(parts[i], typical)]
+        splits.append([(i, qs) for i in suspects if (qs := pieces_of(parts[i], grey))])
+    if not any(splits):
+        return [measured.pips for _, measured in found]
+    pieces = _measured([[q for _, qs in split for q in qs] for split in splits], grey)
     out = []
-    for first, second in zip(measured, _measured(retries, grey)):
-        out.extend(p for p in first + second if p is not None)
+    for (_, measured), split, cut_again in zip(found, splits, pieces):
+        replaced: dict[int, list[Pip]] = {}
+        start = 0
+        for i, qs in split:
+            # (a piece that is no pip is dropped: if none is, the part stays as it was)
+            kept = [p for p in cut_again.pips[start:start + len(qs)] if p is not None]
+            start += len(qs)
+            if kept:
+                replaced[i] = kept
+        out.append([p for i, pip in enumerate(measured.pips) for p in replaced.get(i, [pip])])
     return out
 
 
-def _measured(part_lists: list[list[PipPart]], grey: np.ndarray) -> list[list[Pip | None]]:
+def _measured(part_lists: list[list[PipPart]], grey: np.ndarray) -> list[_Measured]:
     """Each list of parts measured (all at once: the cost per call is high)."""
-    measured = measure_parts([part for parts in part_lists for part in parts], grey)
+    misshapen: list[int] = []
+    measured = measure_parts([part for parts in part_lists for part in parts], grey, misshapen)
     ends = np.cumsum([len(parts) for parts in part_lists]).tolist()
-    return [measured[end - len(parts):end] for parts, end in zip(part_lists, ends)]
+    return [_Measured(measured[end - len(parts):end], [i - end + len(parts) for i in misshapen
+                                                          if end - len(parts) <= i < end])
+            for parts, end in zip(part_lists, ends)]
 
 
 def _first_cuts(dark: bool, mask: np.ndarray, regions: list[_Outline], boxes: np.ndarray, grey: np.ndarray,
@@ -314,7 +358,7 @@ def _cut(cut: _Cut, level: float, dark: bool, max_side: float) -> list[PipPart]:
     """The parts of one detected region beyond ``level`` that may be pips."""
     crop, inked, size = cut.crop, cut.inked, cut.size
     # (the contours are found on the region's box, but given in the crop's coordinates)
-    parts = _outlines(cv2.bitwise_and(_beyond(cut.grey, level, dark), cut.region), cut.box[:2])
+    parts = outlines(cv2.bitwise_and(beyond(cut.grey, level, dark), cut.region), cut.box[:2])
     if not parts:
         return []
     sized = []
@@ -340,7 +384,7 @@ def _cut(cut: _Cut, level: float, dark: bool, max_side: float) -> list[PipPart]:
         cv2.drawContours(own, [part], 0, 1, -1, offset=(-sx, -sy))
         area = cv2.countNonZero(own)
         if area >= MIN_PIP_AREA / 2 and area >= 0.4 * pw * ph:
-            out.append(PipPart(own, exclude[sy:ey, sx:ex], cut.xa + sx, cut.ya + sy, dark))
+            out.append(PipPart(own, exclude[sy:ey, sx:ex], cut.xa + sx, cut.ya + sy, dark, level))
     return out
 
 
@@ -348,23 +392,12 @@ def _beyond_or_outside(cut: _Cut, level: float, dark: bool) -> np.ndarray:
     """1 over the crop where its grey level lies beyond ``level`` or the contrast mask
     holds a pixel that is not the region's, else 0."""
     bx, by, bw, bh = cut.box
-    beyond = _beyond(cut.crop, level, dark)
-    out = cv2.bitwise_or(beyond, cut.inked)
+    past = beyond(cut.crop, level, dark)
+    out = cv2.bitwise_or(past, cut.inked)
     # (the masks hold only 0 and 1: inked less region is inked outside the region)
-    out[by:by + bh, bx:bx + bw] = cv2.bitwise_or(beyond[by:by + bh, bx:bx + bw],
+    out[by:by + bh, bx:bx + bw] = cv2.bitwise_or(past[by:by + bh, bx:bx + bw],
                                                  cv2.subtract(cut.inked[by:by + bh, bx:bx + bw], cut.region))
     return out
-
-
-def _beyond(crop: np.ndarray, level: float, dark: bool) -> np.ndarray:
-    """1 where the grey levels of ``crop`` lie beyond ``level`` (below it if ``dark``), else 0.
-
-    On whole grey levels, ``v > level`` is ``v > floor(level)`` and ``v < level`` is
-    ``v <= ceil(level) - 1``: OpenCV's threshold, which takes a whole-level threshold.
-    """
-    if dark:
-        return cv2.threshold(crop, math.ceil(level) - 1, 1, cv2.THRESH_BINARY_INV)[1]
-    return cv2.threshold(crop, math.floor(level), 1, cv2.THRESH_BINARY)[1]
 
 
 def _bounding_boxes(contours: list[np.ndarray]) -> np.ndarray:
@@ -375,16 +408,6 @@ def _bounding_boxes(contours: list[np.ndarray]) -> np.ndarray:
     low = np.minimum.reduceat(points, starts)
     high = np.maximum.reduceat(points, starts)
     return np.column_stack([low, high - low + 1])
-
-
-def _outlines(mask: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[np.ndarray]:
-    """The outer boundary of every region of ``mask``, also of regions in another's hole,
-    its points shifted by ``offset``."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE, offset=offset)
-    if hierarchy is None:
-        return []
-    # (on plain lists: these masks are small and hold a few contours, numpy would cost more)
-    return [c for c, parent in zip(contours, hierarchy[0][:, 3].tolist()) if parent < 0]
 
 
 def _outer_contours(mask: np.ndarray) -> list[_Outline]:
