@@ -126,10 +126,17 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         return (bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
                 and _grain(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
 
-    if fit.value == 1 and pips[0].edge_width > SOFT_SLOPE * radius + BLUR_OFFSET:
-        return Verdict("no pip", 0.0, False)  # a soft-edged blob: a highlight, not a printed pip
-    if fit.value == 1 and not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
-        return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
+    if fit.value == 1:
+        # an unreadable lone pip is never reported (it is no evidence of a die): the cheap
+        # checks first, and no word on whether it looks like a die
+        if pips[0].edge_width > SOFT_SLOPE * radius + BLUR_OFFSET:
+            return Verdict("no pip", 0.0, False)  # a soft-edged blob: a highlight, not a printed pip
+        if _cut_by_frame(fit, grey.shape):
+            return Verdict("occluded", 0.0, False)
+        if _stray_pip(face, others) or _lone_partner(face, lone, colours):
+            return Verdict("ambiguous pips", 0.0, False)
+        if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
+            return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
     if _cut_by_frame(fit, grey.shape):
         return Verdict("occluded", 0.0, die_like())
     if _stray_pip(face, others) or (fit.value == 1 and _lone_partner(face, lone, colours)):
