@@ -58,6 +58,9 @@ PIP_LIKE = (0.35, 0.7)
 #: Two pips of a 2 lie up to this many pip radii apart (dice with small pips: pip offset
 #: up to 4.5 radii; a 2's pips are 2 * sqrt(2) offsets apart).
 PARTNER_REACH_RADII = 13.0
+#: A lone pip's inside, sampled out to ``INSIDE_REACH`` of its radius, varies by at most
+#: ``MOTTLED`` of its contrast (standard deviation): ink is one level.
+INSIDE_REACH, MOTTLED = 0.6, 0.2
 #: A partner's contrast is at least this fraction of the lone pip's (or the reverse): a
 #: pip near the edge of a face seen obliquely is fainter, and doubt only costs a reading.
 MIN_PARTNER_CONTRAST = 0.5
@@ -131,6 +134,8 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         # checks first, and no word on whether it looks like a die
         if pips[0].edge_width > SOFT_SLOPE * radius + BLUR_OFFSET:
             return Verdict("no pip", 0.0, False)  # a soft-edged blob: a highlight, not a printed pip
+        if _mottled(pips[0], grey):
+            return Verdict("no pip", 0.0, False)  # a small die on a table of the other polarity
         if _cut_by_frame(fit, grey.shape):
             return Verdict("occluded", 0.0, False)
         if _stray_pip(face, others) or _lone_partner(face, lone, colours):
@@ -189,6 +194,20 @@ def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:
     return bool((corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any())
 
 
+def _mottled(pip: Pip, grey: np.ndarray) -> bool:
+    """Whether the blob's inside is far from one level: a printed pip is one ink, while a
+    small light die on a dark table (a blob too, with the table round it) holds its pips."""
+    offsets = _INSIDE * (INSIDE_REACH * pip.radius)
+    points = np.array([pip.x, pip.y]) + offsets
+    inside, patches = _patches(grey, points, 0.0)
+    if inside.sum() < len(points) // 2:
+        return False
+    return float(patches.std()) > MOTTLED * pip.contrast
+
+
+_INSIDE = np.array([[x, y] for x in np.linspace(-1, 1, 5) for y in np.linspace(-1, 1, 5) if x * x + y * y <= 1.0])
+
+
 def _typical_axes(fit: LayoutFit) -> np.ndarray:
     """The face's axes; a lone pip's scaled to the pip offset of a typical die, not the
     small one it was fitted with (which errs small for grouping)."""
@@ -225,8 +244,13 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
     ring = (places[:, None, :] + 2.2 * radius * _RING_DIRECTIONS[None]).reshape(-1, 2)
     centre = _levels(grey, places, max(1.0, 0.5 * radius), ink, body)
     around = _levels(grey, ring, max(1.0, 0.5 * radius), ink, body).reshape(len(places), -1)
+    # places off the frame's edge have no level (NaN) and say nothing; a ring wholly off it
+    # shows no pip
+    seen = ~np.isnan(around).all(axis=1)
+    ring = np.full(len(places), -np.inf)
+    ring[seen] = np.nanmedian(around[seen], axis=1)
     with np.errstate(invalid="ignore"):
-        return bool(((centre < PIP_LIKE[0]) & (np.nanmedian(around, axis=1) > PIP_LIKE[1])).any())
+        return bool(((centre < PIP_LIKE[0]) & (ring > PIP_LIKE[1])).any())
 
 
 _RING_DIRECTIONS = np.array([[np.cos(t), np.sin(t)] for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import median
 
 import cv2
@@ -36,6 +36,8 @@ REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
 #: coarser scale: the next frame has its pips sized afresh.
 RESIZE_RADIUS = 2 * WORK_RADIUS
 SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
+#: The smallest neighbourhood (pixels) pips must stand out from when a die is looked at again.
+CLOSE_BLOCK_MIN = 9
 #: Why a die body whose pips form no face (motion blur, defocus) cannot be read.
 NO_READABLE_FACE = "no readable face"
 #: About this many pixels are read for the table's colour.
@@ -66,21 +68,17 @@ class FrameReading:
 def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
                memo: SearchScale | None = None) -> list[DieReading]:
     """Every die whose top face shows in ``image_bgr``, read or marked unreadable with a
-    reason. ``memo`` carries the search scale from a camera's previous frame to this one."""
+    reason. ``memo`` carries the search scale from a camera's previous frame to this one.
+
+    Every die left unreadable, and every 1 (a lone pip is the least evidence of a die), is
+    looked at again, at full size, on a crop round it where pips need stand out only from
+    the die itself: a frame searched at a reduced size suits its bigger dice (a small die's
+    pips may have been too small there), and a light die on a dark table stands out from
+    the table as a whole, pips and all - a small one can even pass for a lone pip.
+    """
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    grey, scale, pips = _working_image(grey, memo if memo is not None else SearchScale())
-    colours = BodyColours(image_bgr, scale)
-    groups = group_pips(pips, grey, colours)
-    faces = face_candidates(groups, colours)
-    lone = [g.pips[0] for g in groups if len(g.pips) == 1]
-    dice = list(_dice(faces, grey, pips, lone, colours))
-    candidates = [die_candidate(face, image_bgr.shape, scale) for face, *_ in dice]
-    table = table_reference(image_bgr, candidates) if namer is not None and candidates else None
-    readings = []
-    for (_, value, reason, confidence), cand in zip(dice, candidates):
-        colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
-        readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
-                                   ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
+    work, scale, pips = _working_image(grey, memo if memo is not None else SearchScale())
+    readings, table = _read(image_bgr, work, scale, pips, namer)
     # dice whose pips motion blur wiped out still count: unreadable, not missed
     read = [r.center for r in readings if r.status is ReadStatus.OK]
     for body in pipless_bodies(image_bgr, read, [r.center for r in readings if r.status is not ReadStatus.OK]):
@@ -90,7 +88,58 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
+    readings = _closer_look(image_bgr, grey, readings, namer, table)
     return readings
+
+
+def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip], namer: ColourNamer | None,
+          table: np.ndarray | None = None) -> tuple[list[DieReading], np.ndarray | None]:
+    """The dice whose faces the pips (found on ``grey``, ``1 / scale`` the size of
+    ``image_bgr``) show, and the table's colour (``table`` if given, else measured)."""
+    colours = BodyColours(image_bgr, scale)
+    groups = group_pips(pips, grey, colours)
+    faces = face_candidates(groups, colours)
+    lone = [g.pips[0] for g in groups if len(g.pips) == 1]
+    dice = list(_dice(faces, grey, pips, lone, colours))
+    candidates = [die_candidate(face, image_bgr.shape, scale) for face, *_ in dice]
+    if table is None and namer is not None and candidates:
+        table = table_reference(image_bgr, candidates)
+    readings = []
+    for (_, value, reason, confidence), cand in zip(dice, candidates):
+        colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
+        readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
+                                   ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
+    return readings, table
+
+
+def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], namer: ColourNamer | None,
+                 table: np.ndarray | None) -> list[DieReading]:
+    """The readings, each unreadable die and each 1 read again at full size on a crop round
+    it; the dice the crop reads there replace it (else it stays as it was)."""
+    h, w = grey.shape
+    out = [r for r in readings if r.status is ReadStatus.OK and r.value != 1]
+    for doubt in (r for r in readings if r.status is not ReadStatus.OK or r.value == 1):
+        x0, y0, x1, y1 = doubt.box
+        side = max(x1 - x0, y1 - y0)
+        cx0, cy0, cx1, cy1 = max(0, x0 - side), max(0, y0 - side), min(w, x1 + side), min(h, y1 + side)
+        crop, crop_grey = image_bgr[cy0:cy1, cx0:cx1], grey[cy0:cy1, cx0:cx1]
+        # pips must stand out from the die round them, not from the table beyond it
+        block = max(CLOSE_BLOCK_MIN, side // 2) | 1
+        found, _ = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table)
+        # the dice read where the doubtful one lies, and no die already read
+        here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
+                        box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
+                for r in found if r.status is ReadStatus.OK and x0 <= r.center[0] + cx0 <= x1
+                and y0 <= r.center[1] + cy0 <= y1]
+        here = [r for r in here if not any(_overlap(r, other) for other in out)]
+        out.extend(here or [doubt])
+    return out
+
+
+def _overlap(a: DieReading, b: DieReading) -> bool:
+    """Whether either reading's centre lies in the other's box."""
+    return any(box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3]
+               for c, box in ((a.center, b.box), (b.center, a.box)))
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip],
