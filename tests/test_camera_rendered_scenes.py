@@ -119,9 +119,9 @@ def test_a_two_whose_pip_sits_in_a_highlight_is_never_read_as_a_one(colour: str)
 
 
 def test_dice_left_unread_are_looked_at_again_closer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Twelve random scenes (seed 3): each die left unreadable (and each 1) is looked at
-    again on a crop where its pips need stand out only from the die itself. The second look
-    reads more dice and never a wrong value."""
+    """Twelve random scenes (seed 3): each die left unreadable is looked at again on a crop
+    where its pips need stand out only from the die itself. The second look reads more dice
+    and never a wrong value."""
     from render_labelled import LIGHTS, random_scene
 
     from reader.camera import frame_reader

@@ -70,11 +70,10 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     """Every die whose top face shows in ``image_bgr``, read or marked unreadable with a
     reason. ``memo`` carries the search scale from a camera's previous frame to this one.
 
-    Every die left unreadable, and every 1 (a lone pip is the least evidence of a die), is
-    looked at again, at full size, on a crop round it where pips need stand out only from
-    the die itself: a frame searched at a reduced size suits its bigger dice (a small die's
-    pips may have been too small there), and a light die on a dark table stands out from
-    the table as a whole, pips and all - a small one can even pass for a lone pip.
+    Every die left unreadable is looked at again, at full size, on a crop round it where
+    pips need stand out only from the die itself: a frame searched at a reduced size suits
+    its bigger dice (a small die's pips may have been too small there), and a light die on
+    a dark table stands out from the table as a whole, pips and all.
     """
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     work, scale, pips = _working_image(grey, memo if memo is not None else SearchScale())
@@ -114,11 +113,11 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
 
 def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], namer: ColourNamer | None,
                  table: np.ndarray | None) -> list[DieReading]:
-    """The readings, each unreadable die and each 1 read again at full size on a crop round
-    it; the dice the crop reads there replace it (else it stays as it was)."""
+    """The readings, each unreadable die read again at full size on a crop round it; the
+    dice the crop reads there replace it (else it stays as it was)."""
     h, w = grey.shape
-    out = [r for r in readings if r.status is ReadStatus.OK and r.value != 1]
-    for doubt in (r for r in readings if r.status is not ReadStatus.OK or r.value == 1):
+    out = [r for r in readings if r.status is ReadStatus.OK]
+    for doubt in (r for r in readings if r.status is not ReadStatus.OK):
         x0, y0, x1, y1 = doubt.box
         side = max(x1 - x0, y1 - y0)
         cx0, cy0, cx1, cy1 = max(0, x0 - side), max(0, y0 - side), min(w, x1 + side), min(h, y1 + side)
