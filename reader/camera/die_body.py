@@ -51,7 +51,9 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     """
     ends = _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
                        [p for p in others if p is not pip and p.dark == pip.dark], colours)
-    return _centred(ends)
+    # a ray that leaves the body at once has met the pip's own blurred rim or a highlight
+    # beside it, not the face's edge (a face so small all round is centred whatever it says)
+    return _centred(np.where(ends <= RAY_START, np.inf, ends))
 
 
 def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> bool:

@@ -223,12 +223,14 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
     (a, b), (c, d) = _typical_axes(face.fit)
     det = a * d - b * c
     cx, cy = face.centre
+    # a lone pip's face is only guessed: anything like a pip out to its edge counts
+    reach = FACE_HALF if face.fit.value == 1 else STRAY_REACH
     for p in others:
         if id(p) in own or p.dark != dark or not 1 / MAX_RADIUS_RATIO <= p.radius / radius <= MAX_RADIUS_RATIO:
             continue
         # the pip's place in the face's own units (the inverse of the face's axes)
         dx, dy = p.x - cx, p.y - cy
-        if abs(d * dx - b * dy) < STRAY_REACH * abs(det) and abs(a * dy - c * dx) < STRAY_REACH * abs(det):
+        if abs(d * dx - b * dy) < reach * abs(det) and abs(a * dy - c * dx) < reach * abs(det):
             return True
     return False
 
