@@ -152,3 +152,17 @@ def test_real_white_dice_on_a_wooden_table_are_never_red() -> None:
     total = sum(names.values())
     assert total > 50 and names["red"] == 0
     assert names["white"] + names["grey"] >= 0.95 * total and names["white"] >= 0.75 * total
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([np.uint8, np.uint16, np.int32]), st.integers(1, 4), st.integers(0, 40), st.integers(0, 2**31 - 1))
+def test_integer_medians_match_numpys(dtype, rows: int, count: int, seed: int) -> None:
+    """The radix-sorted medians the colour code uses are numpy's medians, empty rows included."""
+    from reader.camera.colour import int_medians
+
+    values = np.random.default_rng(seed).integers(0, np.iinfo(dtype).max, (rows, count), endpoint=True).astype(dtype)
+    got = int_medians(values)
+    if count == 0:
+        assert got.shape == (rows,) and np.isnan(got).all()
+    else:
+        assert np.array_equal(got, np.median(values, axis=-1))

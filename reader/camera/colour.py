@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from itertools import compress
 
 import cv2
 import numpy as np
@@ -59,8 +61,8 @@ COLOUR_SAMPLES = 400
 
 def bgr_to_lab(bgr: np.ndarray | Iterable[float]) -> np.ndarray:
     """CIELAB (D65; L 0-100) of BGR colours in 0-255, any leading shape."""
-    arr = np.ascontiguousarray(np.asarray(bgr, np.float32)[..., ::-1]) / 255.0
-    return cv2.cvtColor(arr.reshape(-1, 1, 3), cv2.COLOR_RGB2Lab).reshape(arr.shape)
+    rgb = np.asarray(bgr, np.float32)[..., ::-1] / 255.0
+    return cv2.cvtColor(rgb.reshape(-1, 1, 3), cv2.COLOR_RGB2Lab).reshape(rgb.shape)
 
 
 def saturation(bgr: Iterable[float]) -> float:
@@ -70,21 +72,38 @@ def saturation(bgr: Iterable[float]) -> float:
     return 0.0 if top <= 0 else float((top - c.min()) / top)
 
 
+def int_medians(values: np.ndarray) -> np.ndarray:
+    """The medians of integers along the last axis, as ``np.median(values, axis=-1)`` gives
+    them (float64; NaN where there are none), several times faster: a radix sort."""
+    n = values.shape[-1]
+    if n == 0:
+        return np.full(values.shape[:-1], np.nan)
+    ordered = np.sort(values, axis=-1, kind="stable")  # stable: a radix sort for 8- and 16-bit integers
+    middle = n // 2
+    if n % 2:
+        return ordered[..., middle].astype(np.float64)
+    return (ordered[..., middle - 1].astype(np.float64) + ordered[..., middle]) / 2
+
+
 def table_reference(image_bgr: np.ndarray) -> np.ndarray:
     """The table's colour: the per-channel median of a downscaled frame (the table fills most of it)."""
     small = cv2.resize(image_bgr, (64, 36), interpolation=cv2.INTER_AREA)
-    return np.median(small.reshape(-1, 3), axis=0).astype(np.float32)
+    return int_medians(small.reshape(-1, 3).T).astype(np.float32)
 
 
 def die_colour(image_bgr: np.ndarray, candidate: DieCandidate) -> np.ndarray:
     """Median BGR of a die's body pixels (falls back to the whole box when the mask is empty)."""
     x0, y0, x1, y1 = candidate.box
     patch = image_bgr[y0:y1, x0:x1]
-    mask = candidate.body_mask[:patch.shape[0], :patch.shape[1]] > 0
-    pixels = patch[mask] if mask.any() else patch.reshape(-1, 3)
-    # a few hundred pixels tell the median as well as thousands
-    pixels = pixels[::max(1, len(pixels) // COLOUR_SAMPLES)]
-    return np.median(pixels, axis=0).astype(np.float32)
+    body = cv2.findNonZero(candidate.body_mask[:patch.shape[0], :patch.shape[1]])  # (x, y), row by row
+    # a few hundred pixels tell the median as well as thousands: only those are gathered
+    if body is not None:
+        xy = body.reshape(-1, 2)[::max(1, len(body) // COLOUR_SAMPLES)]
+        pixels = patch[xy[:, 1], xy[:, 0]]
+    else:
+        pixels = patch.reshape(-1, 3)
+        pixels = pixels[::max(1, len(pixels) // COLOUR_SAMPLES)]
+    return int_medians(pixels.T).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -98,6 +117,7 @@ class _Reference:
         return self.saturation >= SATURATION_FLOOR
 
 
+@cache
 def _defaults() -> dict[str, _Reference]:
     return {name: _Reference(name, bgr_to_lab(bgr), saturation(bgr)) for name, bgr in DEFAULT_BGR.items()}
 
@@ -109,11 +129,18 @@ class ColourNames:
     """
 
     def __init__(self, calibration: ColourCalibration | None = None) -> None:
-        refs = _defaults()
+        refs = dict(_defaults())
         for profile in calibration.profiles if calibration else ():
             refs[profile.name] = _Reference(profile.name, np.asarray(profile.lab, np.float32), profile.saturation)
         self._refs = tuple(refs.values())
         self._table = np.asarray(calibration.table_bgr, np.float32) if calibration else None
+        # the references side by side, so that a colour is compared with all of them at once
+        self._names = [r.name for r in self._refs]
+        self._labs = np.array([r.lab for r in self._refs], np.float32)
+        self._chromatic = np.array([r.chromatic for r in self._refs])
+        self._min_saturation = np.array([max(SATURATION_FLOOR, SATURATION_SHARE * r.saturation) for r in self._refs])
+        # the gains of the last table seen (every die of a frame is corrected by the same table)
+        self._last_gains: tuple[bytes, np.ndarray | None] = (b"", None)
 
     @classmethod
     def load(cls) -> ColourNames:
@@ -129,36 +156,44 @@ class ColourNames:
         """``bgr`` as it would have looked under the calibration light (see the module doc)."""
         if table_bgr is None:
             return bgr
-        table = np.maximum(np.asarray(table_bgr, np.float32), 1.0)
+        gains = self._gains(np.asarray(table_bgr, np.float32))
+        return bgr if gains is None else np.clip(bgr * gains, 0, 255)
+
+    def _gains(self, table_bgr: np.ndarray) -> np.ndarray | None:
+        """The per-channel gains that bring ``table_bgr`` (float32) to the calibration light
+        (None: left as it is); remembered for the next call with the same table."""
+        key = table_bgr.tobytes()
+        seen, gains = self._last_gains
+        if key == seen:
+            return gains
+        table = np.maximum(table_bgr, 1.0)
         if self._table is not None:
-            target = self._table
+            gains = np.clip(self._table / table, *_GAIN_LIMITS)
         elif table.max() >= 24 and float(np.hypot(*bgr_to_lab(table)[1:])) < NEUTRAL_TABLE:
-            target = np.full(3, table.mean(), np.float32)
+            gains = np.clip(np.full(3, table.mean(), np.float32) / table, *_GAIN_LIMITS)
         else:
-            return bgr
-        gains = np.clip(target / table, *_GAIN_LIMITS)
-        return np.clip(bgr * gains, 0, 255)
+            gains = None
+        self._last_gains = (key, gains)
+        return gains
 
     def name_colour(self, bgr: np.ndarray, table_bgr: np.ndarray | None = None) -> tuple[str, float]:
         """Name a measured BGR die colour; returns (name, confidence 0.5-1)."""
         c = self.correct(np.asarray(bgr, np.float32), table_bgr)
-        sat, value = saturation(c), float(c.max()) / 255
-        if float(c.max() - c.min()) < CHROMA_LEVELS:
+        channels = c.tolist()
+        top, low = max(channels), min(channels)
+        sat, value = 0.0 if top <= 0 else (top - low) / top, top / 255  # saturation(c), without numpy
+        if float(np.float32(top - low)) < CHROMA_LEVELS:  # the spread as float32 arithmetic gives it
             sat = 0.0  # too little colour to name a hue
         lab = bgr_to_lab(c)
-        scored: list[tuple[float, str]] = []
-        for ref in self._refs:
-            if ref.chromatic:
-                if value < BLACK_VALUE or sat < max(SATURATION_FLOOR, SATURATION_SHARE * ref.saturation):
-                    continue
-                d = lab - ref.lab
-                distance = float(np.hypot(LIGHTNESS_WEIGHT * d[0], np.hypot(d[1], d[2])))
-            else:
-                if sat >= SATURATION_FLOOR and value >= BLACK_VALUE:
-                    continue
-                distance = abs(float(lab[0] - ref.lab[0])) + 0.5 * float(np.hypot(lab[1], lab[2]))
-            scored.append((distance, ref.name))
-        scored.sort()
+        if value >= BLACK_VALUE and sat >= SATURATION_FLOOR:
+            # a chromatic die: by hue (lightness counts less), among colours at least half as saturated
+            allowed = self._chromatic & (sat >= self._min_saturation)
+            d = lab - self._labs[allowed]
+            distance = np.hypot(LIGHTNESS_WEIGHT * d[:, 0], np.hypot(d[:, 1], d[:, 2]))
+        else:  # white, grey or black: by lightness, and how little colour it has
+            allowed = ~self._chromatic
+            distance = np.abs(lab[0] - self._labs[allowed, 0]).astype(np.float64) + 0.5 * float(np.hypot(*lab[1:]))
+        scored = sorted(zip(distance.tolist(), compress(self._names, allowed)))
         best, name = scored[0]
         runner_up = scored[1][0] if len(scored) > 1 else best + 50.0
         return name, round(0.5 + 0.5 * (runner_up - best) / (runner_up + best + 1e-6), 3)
