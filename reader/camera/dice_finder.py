@@ -1,7 +1,10 @@
 """Find dice in a frame: keep, of the pip groups, one face per die - its top face.
 
-A die seen by an oblique camera shows side faces next to its top face; their pips are
-foreshortened more, and they lie between the top face and the camera. Each kept face is a
+A die seen by an oblique camera shows side faces next to its top face, with pips too. Three
+things tell them apart: shape (seen from steeply above a side face is much flatter), light
+(a light from above leaves side faces shaded, unless a lamp stands low at that side) and
+place (side faces lie towards the camera). Faces of one die share pip size, polarity,
+light and colour; faces that differ there belong to different dice. Each kept face is a
 die candidate, read later against the real d6 layouts.
 """
 
@@ -115,8 +118,13 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     at least a whole face (2 * FACE_HALF) apart. Under a camera about 45 degrees oblique
     the top and front faces are foreshortened alike; the side faces a camera sees lie
     between their top face and the point below the camera, so the direction from top to
-    side faces (learnt from the clear cases in the frame, else image-down, where a webcam
-    in front of the table looks from) tells which of two such faces is on top.
+    side faces (learnt from the clear cases in the frame, starting from image-down, where a
+    webcam in front of the table looks from) tells which of two such faces is on top.
+
+    Light settles what shape leaves open: a later face clearly brighter than the kept faces
+    of its die replaces them (they were its shaded sides), unless the shapes make it their
+    side face; and a kept face clearly darker than another of its die, close to it, is
+    dropped.
     """
     order = sorted(faces, key=lambda f: (-round(f.roundness, 2), -len(f.group.pips)))
     # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
