@@ -89,8 +89,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
-    readings = _closer_look(image_bgr, grey, readings, namer, table)
-    return readings
+    return _closer_look(image_bgr, grey, readings, namer, table)
 
 
 def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip], namer: ColourNamer | None,
