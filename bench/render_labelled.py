@@ -1,7 +1,7 @@
 """Write rendered table scenes as a labelled folder that ``bench/camera_accuracy.py`` measures.
 
 Usage: python bench/render_labelled.py OUT_DIR [--images N] [--tilt DEG] [--seed S]
-       [--colours NAME...] [--table NAME...] [--light neutral|warm|cold] [--size WxH]
+       [--colours NAME...] [--table NAME...] [--light neutral|warm|cold] [--size WxH] [--blur PX]
 
 Each scene becomes ``scene_NNN_tiltTT.jpg`` (TT = the camera tilt in degrees) and a ``.txt``
 beside it with one YOLO line ``CLASS CX CY W H`` per die (CLASS = value - 1; the box encloses
@@ -11,7 +11,8 @@ side faces with pips that must not be read.
 
 By default the scenes mix every table, every white balance, tilts from 0 to 45 degrees, lamps
 from overhead to low, 3-8 dice of every colour (dark dice with coloured pips included) with
-some of them touching. ``--tilt``, ``--table``, ``--light`` and ``--colours`` fix one of these.
+some of them touching. ``--tilt``, ``--table``, ``--light`` and ``--colours`` fix one of these;
+``--blur`` smears the dice as if they were still moving.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -64,10 +66,14 @@ def place_dice(rng: np.random.Generator, size: tuple[int, int], count: int, colo
 
 
 def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Sequence[str], tables: Sequence[str],
-                 lights: Sequence[str], tilt: float | None) -> Scene:
-    """One table scene with every free choice drawn from ``rng``."""
+                 lights: Sequence[str], tilt: float | None, blur: float = 0.0) -> Scene:
+    """One table scene with every free choice drawn from ``rng``; with ``blur``, each die is
+    smeared by motion over up to that many pixels, in a direction of its own."""
     die_size = float(rng.uniform(0.06, 0.11) * min(size))
     dice = place_dice(rng, size, int(rng.integers(3, 9)), colours, die_size)
+    if blur > 0:
+        dice = tuple(replace(d, blur=float(rng.uniform(0, blur)), blur_angle=float(rng.uniform(0, 180)))
+                     for d in dice)
     elevation = math.radians(rng.uniform(35, 85))
     azimuth = rng.uniform(0, 2 * math.pi)
     lamp = (math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), math.sin(elevation))
@@ -117,13 +123,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", nargs="+", choices=sorted(TABLES), default=sorted(TABLES), metavar="NAME")
     parser.add_argument("--light", choices=sorted(LIGHTS), help="white balance (default: a mix)")
     parser.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH")
+    parser.add_argument("--blur", type=float, default=0.0, metavar="PX",
+                        help="smear each die by motion over up to PX pixels (default: none)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     lights = [args.light] if args.light else sorted(LIGHTS)
     dice = 0
     for i in range(args.images):
-        scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt)
+        scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt, args.blur)
         dice += len(write_scene(args.out, f"scene_{i:03d}_tilt{scene.tilt:02.0f}", scene))
     print(f"{args.out}: {args.images} images, {dice} dice")
     return 0

@@ -143,14 +143,6 @@ def test_blurred_die_is_never_read() -> None:
     assert all(r.reason for r in readings)
 
 
-def test_motion_blurred_die_reports_blur_or_nothing() -> None:
-    die = Die(4, (320, 240), 60, 0.0, WHITE, BLACK)
-    kernel = np.zeros((15, 15), np.float32)
-    kernel[7, :] = 1 / 15
-    img = cv2.filter2D(render_scene([die], (120, 170, 205)), -1, kernel)
-    assert all(r.status is ReadStatus.UNREADABLE for r in read_frame(img))
-
-
 @pytest.mark.parametrize("value", [4, 5, 6])
 def test_half_occluded_die_is_unreadable(value: int) -> None:
     die = Die(value, (320, 240), 70, 0.0, WHITE, BLACK)

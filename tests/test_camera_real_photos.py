@@ -39,14 +39,15 @@ def test_valid_split_reads_at_least_99_percent_and_almost_never_wrong() -> None:
 
 
 def test_all_photos_are_almost_never_read_wrong_and_seldom_show_phantom_dice() -> None:
-    """Over all 396 frames a wrong number stays under 0.5 %; the rest is read or reported
-    unreadable (motion-blurred dice) or missed. Few readings match no labelled die: keys
+    """Over all 396 frames at least 99 % of the dice are read and a wrong number stays under
+    0.5 %; the rest is reported unreadable (dice smeared till their pips run together) or
+    missed. Few readings match no labelled die: keys
     of the laptop's keyboard, print on labels and the side faces of very oblique dice are
     not dice (a few unlabelled blurred dice, rightly reported unreadable, count here too)."""
     tally = _tally("train", "valid")
     assert tally.dice == 1206
     assert tally.wrong < 0.005 * tally.dice, tally.wrong_cases
-    assert tally.correct >= 0.985 * tally.dice, tally.rows
+    assert tally.correct >= 0.99 * tally.dice, tally.rows
     phantoms = [row for row in tally.rows if row[1] == 0]
     assert len(phantoms) <= 40, phantoms
     # a lone mark (a key's symbol) read as a 1 was most of them before bodies were checked
@@ -59,6 +60,17 @@ def test_large_frames_searched_at_reduced_size_read_as_well() -> None:
     tally = _tally("valid", scale=2.0)
     assert tally.correct >= 0.99 * tally.dice, tally.rows
     assert tally.wrong < 0.005 * tally.dice, tally.wrong_cases
+
+
+def test_dice_smeared_by_motion_are_read_while_their_pips_stand_apart() -> None:
+    """Three dice still sliding: their pips are ovals along the track, twice as long as
+    wide, but each stands apart; the 3s are read (and the whole frame with them)."""
+    folder = PHOTOS / "train"
+    if not folder.is_dir():
+        pytest.skip("shared d6-webcam photos not present")
+    tally = Tally()
+    evaluate([image for image in load_folder(folder) if image.path.stem == "three_29"], read_frame, tally)
+    assert (tally.dice, tally.correct, tally.false_detections) == (3, 3, 0), tally.rows
 
 
 @pytest.mark.parametrize("name", ["dice_42", "four_16"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from statistics import median
 
@@ -25,6 +25,7 @@ from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_S
 from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO
 from reader.camera.pips import Pip
+from reader.camera.smear import Smear, face_smear
 
 #: An empty pip spot must be at least this far from the pip level towards the body.
 MIN_EMPTY_SPOT = 0.6
@@ -55,6 +56,8 @@ MAX_SKEW = 0.25
 #: A place holds a pip when its level is below the first of these fractions (from ink, 0,
 #: to body, 1) and the ring around it above the second.
 PIP_LIKE = (0.35, 0.7)
+#: A pip foreseen beside a 2 or 3 is looked for this many pip radii about its place, too.
+PLACE_NUDGE = 0.6
 #: Two pips of a 2 lie up to this many pip radii apart (dice with small pips: pip offset
 #: up to 4.5 radii; a 2's pips are 2 * sqrt(2) offsets apart).
 PARTNER_REACH_RADII = 13.0
@@ -67,6 +70,8 @@ MIN_PARTNER_CONTRAST = 0.5
 #: Pips at least this round show no direction; the long axes of two ovals of one face
 #: turn from each other by at most this much (radians).
 ROUND_PIP, MAX_AXIS_TURN = 0.85, math.radians(25)
+#: Highest confidence in a face read through motion smear.
+SMEARED_CONFIDENCE = 0.6
 #: Highest confidence in a 1: a lone pip shows no layout to check, and clutter (a round
 #: mark, a key's symbol) can look like one.
 SINGLE_PIP_CONFIDENCE = 0.6
@@ -107,9 +112,32 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     grouped with no other: two of them alike, on one body and as far apart as a 2's pips
     may be, are no two 1s - unless ``colours`` (the frame in colour) shows their bodies
     apart, as two dice.
+
+    A face that fails, and whose pips were smeared by motion (see :mod:`smear`), is
+    checked again with the smear accounted for: its pips' ovals then say nothing of the
+    face's slant (a 2 or 3 is taken as seen square-on), and its empty places may hold the
+    ink the tracks of its pips bring, but no more.
     """
-    fit = face.fit
-    assert fit is not None
+    assert face.fit is not None
+    verdict = _checked(face, face.fit, grey, others, lone, colours, None)
+    if verdict.reason is None or face.fit.value == 1:
+        return verdict
+    smear = face_smear(face.group.pips, grey)
+    if smear is None:
+        return verdict
+    try:
+        fit = face.fit if face.fit.value >= 4 else fit_layout(face.group.points)
+    except LayoutError:
+        return verdict
+    retry = _checked(face, fit, grey, others, lone, colours, smear)
+    if retry.reason is not None:
+        return verdict
+    return replace(retry, confidence=min(retry.confidence, SMEARED_CONFIDENCE))
+
+
+def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequence[Pip], lone: Sequence[Pip],
+             colours: BodyColours | None, smear: Smear | None) -> Verdict:
+    """The checks of :func:`check_face` on ``fit``, with ``smear`` (None: none) accounted for."""
     pips = face.group.pips
     radius = face.group.radius
     ink, body = face.group.pip_level, face.group.body_level
@@ -120,6 +148,8 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     rim = 1.3 * radius + 1.0
     clear = np.min(np.hypot(body_points[:, None, 0] - pip_xy[None, :, 0],
                             body_points[:, None, 1] - pip_xy[None, :, 1]), axis=1) > rim
+    if smear is not None:
+        clear &= smear.ink_at(body_points, pip_xy) == 0
     body_levels = _levels(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body)
     stray = np.abs(body_levels - 1)
     seen = stray[np.isfinite(stray)]
@@ -148,12 +178,12 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         return Verdict("ambiguous pips", 0.0, die_like())
     if median([p.edge_width for p in pips]) > BLUR_SLOPE * radius + BLUR_OFFSET:
         return Verdict("blurred", 0.0, die_like())
-    if fit.value >= 4 and fit.aspect - face.roundness > MAX_SMEAR:
+    if smear is None and fit.value >= 4 and fit.aspect - face.roundness > MAX_SMEAR:
         return Verdict("blurred", 0.0, die_like())
     if fit.value >= 4 and face.roundness - fit.aspect > MAX_SKEW:
         return Verdict("ambiguous pips", 0.0, die_like())
-    if face.roundness < MIN_FACE_ROUNDNESS:
-        return Verdict("cocked", 0.0, die_like())
+    if smear is None and face.roundness < MIN_FACE_ROUNDNESS:
+        return Verdict("cocked", 0.0, die_like())  # (smeared pips are long, not slanted)
     if fit.value > 1 and fit.spacing < MIN_SPACING_RADII * radius:
         return Verdict("ambiguous pips", 0.0, die_like())
     spots = fit.to_image(_EMPTY_SPOTS[fit.value])
@@ -167,15 +197,17 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     spot_levels = _levels(grey, spots, max(1.0, 0.5 * radius), ink, body)
     if np.isnan(spot_levels).any() or not seen.size or seen.size < MIN_BODY_SHARE * len(body_levels):
         return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
-    if spot_levels.size and spot_levels.min() < MIN_EMPTY_SPOT:
+    # an empty place on a smeared pip's track may show that much of its ink, and no more
+    empty_enough = MIN_EMPTY_SPOT * (1 - smear.ink_at(spots, pip_xy)) if smear is not None else MIN_EMPTY_SPOT
+    if spot_levels.size and (spot_levels < empty_enough).any():
         return Verdict("ambiguous pips", 0.0, die_like())
-    if fit.value == 2 and _pip_beyond(face, grey, ink, body):
+    if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body):
         return Verdict("ambiguous pips", 0.0, die_like())
     if seen.max() > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like())
     margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - seen.max() / MAX_BODY_STRAY * 0.5]
     if spot_levels.size:
-        margins.append(0.5 + 0.5 * min(1.0, (spot_levels.min() - MIN_EMPTY_SPOT) / (1 - MIN_EMPTY_SPOT)))
+        margins.append(0.5 + 0.5 * min(1.0, float(np.min((spot_levels - empty_enough) / (1 - empty_enough)))))
     if fit.value == 1:
         margins.append(SINGLE_PIP_CONFIDENCE)
     return Verdict(None, float(np.clip(min(margins), 0.0, 1.0)))
@@ -236,23 +268,56 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
 
 
 def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) -> bool:
-    """Whether a 2's diagonal, carried on a whole pip step past either pip, meets a pip
-    (ink ringed by body): then the two are the centre and a corner of a bigger face (a 3
-    or 5 whose other pips were not seen), not a 2."""
-    first, second = face.group.points
-    step = second - first
+    """Whether pips of a bigger face lie beside a 2 or 3 (ink ringed by body, whether or not
+    they were found as pips).
+
+    A 2 may be the centre and a corner of a 3 or 5 (a pip one step further along its
+    diagonal), or two corners along the edge of a 4, 5 or 6, turned 45 degrees from a 2's
+    (pips a square's step to one side of both). Three pips in a row may be one column of
+    a 6 (pips two steps to one side of all three).
+    """
+    points = face.group.points
+    if len(points) == 2:
+        first, second = points
+        step = second - first
+        beyond, row, apart = [second + step, first - step], [first, second], 1.0
+    else:
+        along = np.argsort((points - points.mean(axis=0)) @ (points[-1] - points[0]))
+        row = list(points[along])
+        step, beyond, apart = (row[-1] - row[0]) / 2, [], 2.0
+    # the step turned a quarter in the face's plane: undo the slant, turn, put it back
+    squash = face.group.squash
+    side = apart * (squash @ np.array([[0.0, -1.0], [1.0, 0.0]]) @ np.linalg.solve(squash, step))
+    places = np.array(beyond + [p + side for p in row] + [p - side for p in row])
     radius = face.group.radius
-    places = np.array([second + step, first - step])
     ring = (places[:, None, :] + 2.2 * radius * _RING_DIRECTIONS[None]).reshape(-1, 2)
-    centre = _levels(grey, places, max(1.0, 0.5 * radius), ink, body)
+    # the places are only foreseen: the darkest of a few samples about each stands for it
+    nudged = (places[:, None, :] + PLACE_NUDGE * radius * _NUDGES[None]).reshape(-1, 2)
+    nudged_levels = _levels(grey, nudged, max(1.0, 0.5 * radius), ink, body).reshape(len(places), -1)
+    centre = np.where(np.isnan(nudged_levels), np.inf, nudged_levels).min(axis=1)
     around = _levels(grey, ring, max(1.0, 0.5 * radius), ink, body).reshape(len(places), -1)
     # places off the frame's edge have no level (NaN) and say nothing; a ring wholly off it
     # shows no pip
-    seen = ~np.isnan(around).all(axis=1)
-    ring = np.full(len(places), -np.inf)
-    ring[seen] = np.nanmedian(around[seen], axis=1)
+    ring = _row_medians(around)
     with np.errstate(invalid="ignore"):
-        return bool(((centre < PIP_LIKE[0]) & (ring > PIP_LIKE[1])).any())
+        pip = (centre < PIP_LIKE[0]) & (ring > PIP_LIKE[1])
+    ahead, sides = len(beyond), len(row)
+    return bool(pip[:ahead].any() or pip[ahead:ahead + sides].all() or pip[ahead + sides:].all())
+
+
+def _row_medians(levels: np.ndarray) -> np.ndarray:
+    """The median of each row's levels that are not NaN (NaN for a row of NaN only); much
+    cheaper than ``np.nanmedian`` on a few short rows."""
+    ordered = np.sort(levels, axis=1)  # NaN sorts last
+    count = (~np.isnan(levels)).sum(axis=1)
+    rows = np.arange(len(levels))
+    low, high = np.maximum(count - 1, 0) // 2, count // 2
+    with np.errstate(invalid="ignore"):
+        return np.where(count > 0, (ordered[rows, low] + ordered[rows, np.minimum(high, levels.shape[1] - 1)]) / 2,
+                        np.nan)
+
+
+_NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
 
 
 _RING_DIRECTIONS = np.array([[np.cos(t), np.sin(t)] for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])

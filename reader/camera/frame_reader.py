@@ -40,6 +40,9 @@ RESIZE_RADIUS = 2 * WORK_RADIUS
 SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
 #: The smallest neighbourhood (pixels) pips must stand out from when a die is looked at again.
 CLOSE_BLOCK_MIN = 9
+#: A 1's pip is at most this many times the radius of the frame's other pips (some dice
+#: have a bigger 1, up to about twice as big).
+MAX_ONE_RATIO = 3.0
 #: Why a die body whose pips form no face (motion blur, defocus) cannot be read.
 NO_READABLE_FACE = "no readable face"
 #: About this many pixels are read for the table's colour.
@@ -132,6 +135,9 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                 for r in found if r.status is ReadStatus.OK and x0 <= r.center[0] + cx0 <= x1
                 and y0 <= r.center[1] + cy0 <= y1]
         here = [r for r in here if not any(_overlap(r, other) for other in out)]
+        if doubt.reason != NO_READABLE_FACE:
+            # the first look grouped two or more pips on this die: one pip is not all of it
+            here = [r for r in here if r.value != 1]
         out.extend(here or [doubt])
     return out
 
@@ -146,7 +152,13 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
           colours: BodyColours) -> Iterator[tuple[FaceCandidate, int | None, str | None, float]]:
     """The faces that are dice, each with its value (None: unreadable), the reason it could
     not be read and the confidence of the reading."""
+    grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
+    # a lone blob many times the size of the frame's pips is a whole die (a light one on a
+    # dark table, its pips smeared away), not a 1
+    biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
     for face in faces:
+        if len(face.group.pips) == 1 and face.group.radius > biggest_one:
+            continue
         if face.fit is None:
             if len(face.group.pips) >= MIN_PIPS_UNFIT_DIE and compact_body(face.group.pips, face.group.squash, grey):
                 yield face, None, face.reason, 0.0
