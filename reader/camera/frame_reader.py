@@ -38,6 +38,9 @@ REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
 #: coarser scale: the next frame has its pips sized afresh.
 RESIZE_RADIUS = 2 * WORK_RADIUS
 SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
+#: A 1's own pip lies within this share of its face's half-width from the face's centre
+#: (a 1's pip is about 0.2 of it across; the layout fit puts the face's centre on the pip).
+OWN_PIP_SHARE = 0.3
 #: The smallest neighbourhood (pixels) pips must stand out from when a die is looked at again.
 CLOSE_BLOCK_MIN = 9
 #: A 1's pip is at most this many times the radius of the frame's other pips (some dice
@@ -82,7 +85,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     """
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     work, scale, pips = _working_image(grey, memo if memo is not None else SearchScale())
-    readings, table = _read(image_bgr, work, scale, pips, namer)
+    readings, seen, table = _read(image_bgr, work, scale, pips, namer)
     # dice whose pips motion blur wiped out still count: unreadable, not missed
     read = [r.center for r in readings if r.status is ReadStatus.OK]
     for body in pipless_bodies(image_bgr, read, [r.center for r in readings if r.status is not ReadStatus.OK]):
@@ -92,13 +95,15 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
-    return _closer_look(image_bgr, grey, readings, namer, table)
+        seen.append(np.empty((0, 2)))
+    return _closer_look(image_bgr, grey, readings, seen, namer, table)
 
 
 def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip], namer: ColourNamer | None,
-          table: np.ndarray | None = None) -> tuple[list[DieReading], np.ndarray | None]:
+          table: np.ndarray | None = None) -> tuple[list[DieReading], list[np.ndarray], np.ndarray | None]:
     """The dice whose faces the pips (found on ``grey``, ``1 / scale`` the size of
-    ``image_bgr``) show, and the table's colour (``table`` if given, else measured)."""
+    ``image_bgr``) show, the centres of the pips each was read from (in ``image_bgr``'s
+    pixels), and the table's colour (``table`` if given, else measured)."""
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
     faces = face_candidates(groups, colours)
@@ -112,34 +117,44 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
                                    ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
-    return readings, table
+    return readings, [face.group.points * scale for face, *_ in dice], table
 
 
-def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], namer: ColourNamer | None,
-                 table: np.ndarray | None) -> list[DieReading]:
+def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[np.ndarray],
+                 namer: ColourNamer | None, table: np.ndarray | None) -> list[DieReading]:
     """The readings, each unreadable die read again at full size on a crop round it; the
-    dice the crop reads there replace it (else it stays as it was)."""
+    dice the crop reads there replace it (else it stays as it was). ``seen`` holds the
+    centres of the pips each reading was made from: a 1 read on the crop must account for
+    them (none of them may lie on its face but its own pip)."""
     h, w = grey.shape
     out = [r for r in readings if r.status is ReadStatus.OK]
-    for doubt in (r for r in readings if r.status is not ReadStatus.OK):
+    for doubt, pips_seen in ((r, p) for r, p in zip(readings, seen) if r.status is not ReadStatus.OK):
         x0, y0, x1, y1 = doubt.box
         side = max(x1 - x0, y1 - y0)
         cx0, cy0, cx1, cy1 = max(0, x0 - side), max(0, y0 - side), min(w, x1 + side), min(h, y1 + side)
         crop, crop_grey = image_bgr[cy0:cy1, cx0:cx1], grey[cy0:cy1, cx0:cx1]
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
-        found, _ = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table)
+        found, _, _ = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table)
         # the dice read where the doubtful one lies, and no die already read
         here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
                         box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
                 for r in found if r.status is ReadStatus.OK and x0 <= r.center[0] + cx0 <= x1
                 and y0 <= r.center[1] + cy0 <= y1]
-        here = [r for r in here if not any(_overlap(r, other) for other in out)]
-        if doubt.reason != NO_READABLE_FACE:
-            # the first look grouped two or more pips on this die: one pip is not all of it
-            here = [r for r in here if r.value != 1]
+        here = [r for r in here if not any(_overlap(r, other) for other in out)
+                and not (r.value == 1 and _other_pip_on_face(r, pips_seen))]
         out.extend(here or [doubt])
     return out
+
+
+def _other_pip_on_face(one: DieReading, pips: np.ndarray) -> bool:
+    """Whether any of ``pips`` (centres) lies on the face of the 1 ``one`` (its box) away
+    from its own pip: a pip the first look saw there, which the second look missed."""
+    x0, y0, x1, y1 = one.box
+    half = min(x1 - x0, y1 - y0) / 2
+    inside = (pips[:, 0] >= x0) & (pips[:, 0] <= x1) & (pips[:, 1] >= y0) & (pips[:, 1] <= y1)
+    away = np.hypot(pips[:, 0] - one.center[0], pips[:, 1] - one.center[1]) > OWN_PIP_SHARE * half
+    return bool((inside & away).any())
 
 
 def _overlap(a: DieReading, b: DieReading) -> bool:
