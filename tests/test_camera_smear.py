@@ -165,3 +165,41 @@ def test_row_medians_match_numpys_nanmedian(rows: list[list[float]]) -> None:
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy warns of rows of NaN only
         expected = np.nanmedian(levels, axis=1)
     np.testing.assert_allclose(_row_medians(levels), expected, equal_nan=True)
+
+
+def test_a_pair_in_brighter_light_beside_a_two_is_still_a_bigger_face() -> None:
+    """A face lit unevenly: the pips of its brighter half are lighter than those of the
+    other half, and the two halves' pips are not grouped; the darker pair, turned 45
+    degrees, fits a 2, but the lighter pair beside it still marks a bigger face."""
+    die = Die(4, (320, 240), 64, 12.0, (150, 150, 150), (40, 40, 40))
+    image = render_scene([die], TABLE, seed=5)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    pips = sorted(pips_near(image, die.centre, 30), key=lambda p: (round(p.y / 10), p.x))
+    dim, bright = pips[:2], pips[2:]
+    for p in bright:  # body and ink both lifted by the light: the ink 44% of the way to the body
+        centre, contrast = (round(p.x), round(p.y)), p.ring - p.level
+        cv2.circle(grey, centre, math.ceil(3 * p.radius), int(p.ring + 0.12 * contrast), -1)
+        cv2.circle(grey, centre, math.ceil(p.radius) + 1, int(p.level + 0.44 * contrast), -1)
+    group = PipGroup(tuple(dim))
+    face = FaceCandidate(group, fit_layout(group.points, group.squash), None)
+    assert face.fit.value == 2
+    assert check_face(face, grey, list(dim)).reason == "ambiguous pips"
+
+
+def test_small_pips_between_a_twos_pips_make_it_no_two() -> None:
+    """Two big blobs (pips run together, or pips of two dice) fit a 2; pips half their size
+    lying between them are pips the 2 does not account for."""
+    grey = np.full((200, 200), 200, np.uint8)
+    centres = [(100, 76), (100, 124)]
+    for x, y in centres:
+        cv2.circle(grey, (x, y), 7, 40, -1, cv2.LINE_AA)
+    for x in (92, 100, 108):
+        cv2.circle(grey, (x, 112), 3, 40, -1, cv2.LINE_AA)
+    pips = find_pips(grey)
+    big = tuple(p for p in pips if p.radius > 5)
+    assert len(big) == 2 and len(pips) == 5
+    group = PipGroup(big)
+    face = FaceCandidate(group, fit_layout(group.points, group.squash), None)
+    assert face.fit.value == 2
+    assert check_face(face, grey, pips).reason == "ambiguous pips"
+    assert check_face(face, grey, list(big)).reason is None  # without them, a fine 2

@@ -53,9 +53,10 @@ MAX_SMEAR = 0.3
 #: are: a layout fitted much flatter than the pips look is pips of another face (a 6 with
 #: pips unseen, fitted as a slanted 4).
 MAX_SKEW = 0.25
-#: A place holds a pip when its level is below the first of these fractions (from ink, 0,
-#: to body, 1) and the ring around it above the second.
-PIP_LIKE = (0.35, 0.7)
+#: A place holds a pip when the ring around it is above the second of these fractions (from
+#: ink, 0, to body, 1) and its level below the first, or at least ``PIP_DEPTH`` below its
+#: ring (a pip in the shade of a face lit unevenly is lighter than the face's other pips).
+PIP_LIKE, PIP_DEPTH = (0.35, 0.7), 0.6
 #: A pip foreseen beside a 2 or 3 is looked for this many pip radii about its place, too.
 PLACE_NUDGE = 0.6
 #: Two pips of a 2 lie up to this many pip radii apart (dice with small pips: pip offset
@@ -81,6 +82,9 @@ PIP_PLACES_REACH = 1.6
 #: A pip candidate this far out from the face centre (in pip offsets, per axis) is on the
 #: face: the edge is about 2.2 out.
 STRAY_REACH = 1.9
+#: A pip down to ``1 / MAX_SMALL_STRAY`` of the face's pips' radius is stray too when it
+#: lies within ``SMALL_STRAY_REACH`` of the face's centre (in pip offsets, per axis).
+MAX_SMALL_STRAY, SMALL_STRAY_REACH = 2.5, 1.2
 #: Pips less round than this mean the face is seen too edge-on: a cocked die.
 MIN_FACE_ROUNDNESS = 0.45
 #: Pips of a real face sit at least this many pip radii apart along a face axis (the pips
@@ -258,11 +262,15 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
     # a lone pip's face is only guessed: anything like a pip out to its edge counts
     reach = FACE_HALF if face.fit.value == 1 else STRAY_REACH
     for p in others:
-        if id(p) in own or p.dark != dark or not 1 / MAX_RADIUS_RATIO <= p.radius / radius <= MAX_RADIUS_RATIO:
+        ratio = p.radius / radius
+        if id(p) in own or p.dark != dark or not 1 / MAX_SMALL_STRAY <= ratio <= MAX_RADIUS_RATIO:
             continue
+        # a much smaller pip counts between the face's pips: the face's "pips" may be pips
+        # run together, or pips of two dice, with the real ones between them
+        near = reach if ratio >= 1 / MAX_RADIUS_RATIO else SMALL_STRAY_REACH
         # the pip's place in the face's own units (the inverse of the face's axes)
         dx, dy = p.x - cx, p.y - cy
-        if abs(d * dx - b * dy) < reach * abs(det) and abs(a * dy - c * dx) < reach * abs(det):
+        if abs(d * dx - b * dy) < near * abs(det) and abs(a * dy - c * dx) < near * abs(det):
             return True
     return False
 
@@ -300,7 +308,7 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
     # shows no pip
     ring = _row_medians(around)
     with np.errstate(invalid="ignore"):
-        pip = (centre < PIP_LIKE[0]) & (ring > PIP_LIKE[1])
+        pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
     ahead, sides = len(beyond), len(row)
     return bool(pip[:ahead].any() or pip[ahead:ahead + sides].all() or pip[ahead + sides:].all())
 
