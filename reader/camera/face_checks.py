@@ -374,7 +374,7 @@ def _levels(grey: np.ndarray, points: np.ndarray, radius: float, ink: float, bod
     NaN where the square leaves the image."""
     inside, patches = _patches(grey, points, radius)
     out = np.full(len(inside), np.nan)
-    out[inside] = (patches.mean(axis=1) - ink) / (body - ink)
+    out[inside] = (patches.sum(axis=1, dtype=np.float64) / patches.shape[1] - ink) / (body - ink)
     return out
 
 
@@ -387,14 +387,14 @@ def _grain(grey: np.ndarray, points: np.ndarray, radius: float, ink: float, body
 
 def _patches(grey: np.ndarray, points: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
     """Which points' squares of half-side ``ceil(radius)`` lie inside the image, and those
-    squares' grey levels (one row per such point)."""
+    squares' grey levels (one row per such point, in the image's own type)."""
     h, w = grey.shape
     r = int(np.ceil(radius))
     centres = np.rint(np.asarray(points, float).reshape(-1, 2)).astype(int)
     inside = ((centres[:, 0] >= r) & (centres[:, 0] < w - r) & (centres[:, 1] >= r) & (centres[:, 1] < h - r))
     dy, dx = _square(r)
     c = centres[inside]
-    return inside, grey[c[:, 1, None] + dy, c[:, 0, None] + dx].astype(np.float32)
+    return inside, grey[c[:, 1, None] + dy, c[:, 0, None] + dx]
 
 
 @lru_cache(maxsize=64)
