@@ -293,10 +293,11 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
         along = np.argsort((points - points.mean(axis=0)) @ (points[-1] - points[0]))
         row = list(points[along])
         step, beyond, apart = (row[-1] - row[0]) / 2, [], 2.0
-    # the step turned a quarter in the face's plane: undo the slant, turn, put it back
-    squash = face.group.squash
-    side = apart * (squash @ np.array([[0.0, -1.0], [1.0, 0.0]]) @ np.linalg.solve(squash, step))
-    places = np.array(beyond + [p + side for p in row] + [p - side for p in row])
+    # the step turned a quarter in the face's plane: undo the slant, turn, put it back; oval
+    # pips may be smeared, not slanted, so the face is also taken as seen square-on
+    squashes = [face.group.squash] + ([np.eye(2)] if face.roundness < ROUND_PIP else [])
+    sides = [apart * (squash @ _QUARTER_TURN @ np.linalg.solve(squash, step)) for squash in squashes]
+    places = np.array(beyond + [p + sign * side for side in sides for sign in (1, -1) for p in row])
     radius = face.group.radius
     ring = (places[:, None, :] + 2.2 * radius * _RING_DIRECTIONS[None]).reshape(-1, 2)
     # the places are only foreseen: the darkest of a few samples about each stands for it
@@ -309,8 +310,8 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
     ring = _row_medians(around)
     with np.errstate(invalid="ignore"):
         pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
-    ahead, sides = len(beyond), len(row)
-    return bool(pip[:ahead].any() or pip[ahead:ahead + sides].all() or pip[ahead + sides:].all())
+    # pips ahead on the diagonal, or beside every pip of the row, on either side
+    return bool(pip[:len(beyond)].any() or pip[len(beyond):].reshape(-1, len(row)).all(axis=1).any())
 
 
 def _row_medians(levels: np.ndarray) -> np.ndarray:
@@ -325,6 +326,7 @@ def _row_medians(levels: np.ndarray) -> np.ndarray:
                         np.nan)
 
 
+_QUARTER_TURN = np.array([[0.0, -1.0], [1.0, 0.0]])
 _NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
 
 
