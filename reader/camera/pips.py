@@ -34,6 +34,27 @@ MAX_HOLE_SHARE = 0.12
 MIN_BODY_AREA = 100
 #: About this many pixels around a region are read for its surroundings' level.
 SURROUND_SAMPLES = 400
+#: A pip at half contrast of at least this many pixels may be a die's face holding its pips
+#: (a die lighter than a dark table, its pips lighter still: the lit face passes the level
+#: halfway between the table and the pips, and is cut out whole with its pips inside).
+MIN_HOLDER_AREA = 30
+#: It is looked at as a face only if its extreme pixel (its brightest, its darkest for dark
+#: pips) lies this far beyond its core level: a pip's core is close to its ink, a face's
+#: core is mostly face (a cheap first test that leaves the next ones a quarter of the big
+#: pips of webcam photos; the faces of the test sets step 25 levels and more).
+HOLDER_STEP = 0.75 * MIN_CONTRAST
+#: It is a face if this share of its pixels, its most extreme (the pips' cores), stand out
+#: from its median (the face's level) by ``MIN_CONTRAST``, ...
+HOLDER_EXTREME = 0.02
+#: ... and, cut again where its own levels part (Otsu), at most this share of it lies
+#: beyond that level and it comes apart into at least ``MIN_HELD_PIECES`` pieces covering
+#: at most this share of it (pips are a small part of a face; the core of a big, blurred
+#: pip is a larger part of it, in one piece).
+MAX_HELD_SHARE = 0.35
+MIN_HELD_PIECES = 2
+#: A face's pieces are kept as pips only if at least this many of them measure as pips
+#: (the face is no pip either way: one pip left of it would read as a 1).
+MIN_HELD_PIPS = 2
 
 
 def pip_block_size(shape: tuple[int, ...]) -> int:
@@ -233,8 +254,10 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
     surroundings): that separates pips the loose detection threshold merged (the close
     pips of a small 6) and gives each pip its true size whatever the blur. A region with no
     pip at that level may be a die darker than its table, holding its pips: it is then cut
-    where its own levels part (Otsu), between the pips and the body. The parts of all
-    regions of all searches are measured together, first cuts and second cuts apart.
+    where its own levels part (Otsu), between the pips and the body. A pip at that level
+    may be a die lighter (darker) than its table holding its pips, cut out whole: it is no
+    pip, and it is cut again where its own levels part. The parts of all regions of all
+    searches are measured together, first cuts and second cuts apart.
     Last, long pips and parts that are no ellipse are cut again nearer their ink
     (:mod:`reader.camera.pip_split`).
     """
@@ -244,8 +267,8 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
     # table holding their pips: cut again where the region's own levels part. A dark die's
     # light pips may be darker than the table too (red pips on a black die on light wood):
     # its light parts are searched as well
-    retries = []
-    for (dark, *_), (_, owners, cuts), first in zip(searches, firsts, measured):
+    retries, holders = [], []
+    for (dark, *_), (parts, owners, cuts), first in zip(searches, firsts, measured):
         found_in = {owner for owner, p in zip(owners, first.pips) if p is not None}
         retry: list[PipPart] = []
         for index, cut in enumerate(cuts):
@@ -255,10 +278,67 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
                 retry.extend(_cut(cut, otsu + (0.5 if dark else -0.5), dark, max_side))
                 if dark:
                     retry.extend(_cut(cut, otsu - 0.5, False, max_side))
+        # a pip that is a die's face holding its pips is none: its pieces are measured
+        # with the retries (``held``: where they start among them, how many)
+        held: list[tuple[int, int]] = []
+        faces = [(i, pieces) for i, (part, pip) in enumerate(zip(parts, first.pips))
+                 if (pieces := _held_pieces(part, pip, cuts[owners[i]], grey, max_side))]
+        for i, pieces in faces:
+            first.pips[i] = None
+            held.append((len(retry), len(pieces)))
+            retry.extend(pieces)
         retries.append(retry)
-    found = [(parts + retry, first.joined(second))
-             for (parts, _, _), retry, first, second in zip(firsts, retries, measured, _measured(retries, grey))]
+        holders.append(held)
+    found = [(parts + retry, first.joined(_held_pips(second, held))) for (parts, _, _), retry, first, second, held
+             in zip(firsts, retries, measured, _measured(retries, grey), holders)]
     return [p for pips in _unmerged(found, grey) for p in pips if p is not None]
+
+
+def _held_pieces(part: PipPart, pip: Pip | None, cut: _Cut, grey: np.ndarray, max_side: float) -> list[PipPart]:
+    """If a first-cut ``part`` measured as ``pip`` is a die's face holding its pips (see
+    ``MIN_HOLDER_AREA``), its pieces cut again where its own levels part (of its region
+    ``cut``); nothing if it is a pip as it stands.
+
+    The tests run from the cheapest: most pips are too small, or have a core as extreme as
+    their ink.
+    """
+    if pip is None or math.pi * pip.radius ** 2 < MIN_HOLDER_AREA:
+        return []
+    height, width = part.own.shape
+    window = grey[part.y0:part.y0 + height, part.x0:part.x0 + width]
+    low, high = cv2.minMaxLoc(window, part.own)[:2]
+    if (pip.level - low if part.dark else high - pip.level) < HOLDER_STEP:
+        return []
+    values = window[part.own.view(bool)]
+    ranks = (values.size // 2, round(HOLDER_EXTREME * (values.size - 1)) if part.dark
+             else round((1 - HOLDER_EXTREME) * (values.size - 1)))
+    middle, extreme = np.partition(values, ranks)[list(ranks)].tolist()
+    if abs(extreme - middle) < MIN_CONTRAST:
+        return []
+    otsu = cv2.threshold(values.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0]
+    inked = np.count_nonzero(values <= otsu) if part.dark else np.count_nonzero(values >= otsu)
+    if inked > MAX_HELD_SHARE * values.size:
+        return []
+    # the whole region is cut: its pixels short of the part (the face's shaded rim, a pip
+    # the first cut left apart) are the pieces' surroundings, or pieces too
+    pieces = _cut(cut, otsu + (0.5 if part.dark else -0.5), part.dark, max_side)
+    if len(pieces) < MIN_HELD_PIECES or sum(cv2.countNonZero(q.own) for q in pieces) > MAX_HELD_SHARE * values.size:
+        return []
+    return pieces
+
+
+def _held_pips(measured: _Measured, held: list[tuple[int, int]]) -> _Measured:
+    """``measured`` with the pieces of each face (``held``: where they start in it, how
+    many) that has fewer than ``MIN_HELD_PIPS`` pips among them dropped."""
+    dropped = [i for start, count in held if sum(p is not None for p in measured.pips[start:start + count])
+               < MIN_HELD_PIPS for i in range(start, start + count)]
+    if not dropped:
+        return measured
+    pips = list(measured.pips)
+    for i in dropped:
+        pips[i] = None
+    gone = set(dropped)
+    return _Measured(pips, [i for i in measured.misshapen if i not in gone])
 
 
 class _Measured(NamedTuple):
