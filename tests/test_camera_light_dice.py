@@ -81,3 +81,14 @@ def test_a_uniform_light_blob_stays_one_pip(blur: float) -> None:
     assert len(pips) == 1
     assert math.dist((pips[0].x, pips[0].y), (80, 80)) < 1.0
     assert pips[0].radius > 10
+
+
+def test_a_three_whose_middle_pip_sits_in_a_highlight_is_no_one() -> None:
+    """A glossy yellow 3 on the dark mat: the highlight makes its middle pip paler and
+    smaller than the corner pips, and the three are not grouped. The middle pip alone looks
+    like a 1, but the corner pips, bigger, lie on the bigger face that their size implies."""
+    dice = tuple(RenderDie(v, "yellow", (180 + 180 * (v - 1), 360), size=56, angle=10 * v) for v in range(1, 7))
+    image, truths = render(Scene(dice=dice, table=TABLES["dark"], seed=1))
+    for reading in read_frame(image):
+        truth = min(truths, key=lambda t: math.dist(reading.center, t.centre))
+        assert reading.value in (None, truth.value), (truth.value, reading)

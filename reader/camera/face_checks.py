@@ -268,6 +268,8 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
         # a much smaller pip counts between the face's pips: the face's "pips" may be pips
         # run together, or pips of two dice, with the real ones between them
         near = reach if ratio >= 1 / MAX_RADIUS_RATIO else SMALL_STRAY_REACH
+        if face.fit.value == 1 and ratio > 1:
+            near *= ratio  # a bigger pip alike means a bigger face (a highlight shrank this pip)
         # the pip's place in the face's own units (the inverse of the face's axes)
         dx, dy = p.x - cx, p.y - cy
         if abs(d * dx - b * dy) < near * abs(det) and abs(a * dy - c * dx) < near * abs(det):
