@@ -55,7 +55,8 @@ MAX_SMEAR = 0.3
 MAX_SKEW = 0.25
 #: A place holds a pip when the ring around it is above the second of these fractions (from
 #: ink, 0, to body, 1) and its level below the first, or at least ``PIP_DEPTH`` below its
-#: ring (a pip in the shade of a face lit unevenly is lighter than the face's other pips).
+#: ring (on a face lit unevenly, a pip where the light is brighter is lighter than the
+#: face's other pips).
 PIP_LIKE, PIP_DEPTH = (0.35, 0.7), 0.6
 #: A pip foreseen beside a 2 or 3 is looked for this many pip radii about its place, too.
 PLACE_NUDGE = 0.6
@@ -324,8 +325,7 @@ def _row_medians(levels: np.ndarray) -> np.ndarray:
     rows = np.arange(len(levels))
     low, high = np.maximum(count - 1, 0) // 2, count // 2
     with np.errstate(invalid="ignore"):
-        return np.where(count > 0, (ordered[rows, low] + ordered[rows, np.minimum(high, levels.shape[1] - 1)]) / 2,
-                        np.nan)
+        return np.where(count > 0, (ordered[rows, low] + ordered[rows, high]) / 2, np.nan)
 
 
 _QUARTER_TURN = np.array([[0.0, -1.0], [1.0, 0.0]])
