@@ -1,6 +1,8 @@
 """Dice lighter than their table with lighter pips still (white pips on an orange die on a
 dark mat): the lit face, cut out whole at half the pips' contrast, is no pip; its pips are
-found inside it. A light blob holding nothing stays one pip."""
+found inside it, and it does not count when the frame's pips are sized. A light blob
+holding nothing stays one pip. A pip joined to the glare on its face is found inside the
+joined blob."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import numpy as np
 import pytest
 
 from reader.camera.frame_reader import read_frame
-from reader.camera.pips import find_pips
+from reader.camera.pips import find_pips, typical_pip_radius
 from reader.camera.render import TABLES, RenderDie, Scene, render
 
 
@@ -40,10 +42,26 @@ def test_light_dice_with_light_pips_on_a_dark_mat_are_read(size: float) -> None:
 
 @pytest.mark.parametrize("angle", [0.0, 40.0])
 def test_small_light_faces_are_never_read_as_a_1(angle: float) -> None:
-    # at this size the pips are searched at the frame's reduced size, where they are too
-    # small to measure: the dice may go unread, but their faces are no 1's pip
+    # some of these dice may go unread, but their faces are no 1's pip
     read = read_row("orange", "dark", 36, angle)
     assert all(value in (None, truth) for truth, value in read.items()), read
+
+
+@pytest.mark.parametrize("angle", [0.0, 40.0])
+def test_small_light_dice_on_a_dark_mat_are_searched_at_a_size_that_shows_their_pips(angle: float) -> None:
+    # (their faces, cut out whole, once made the frame's pips look big: it was searched at
+    # half size, where these pips are too small to measure, and no die was read)
+    read = read_row("orange", "dark", 36, angle)
+    assert sum(read.get(v) == v for v in range(1, 7)) >= 3, read
+
+
+@pytest.mark.parametrize("angle", [0.0, 40.0])
+def test_light_dice_with_glare_on_felt_are_read(angle: float) -> None:
+    # the glare on an orange face lies above the level halfway between the felt and the
+    # pips, and joins the pips near it: they are found inside the joined blob
+    read = read_row("orange", "felt", 48, angle)
+    assert all(value in (None, truth) for truth, value in read.items()), read
+    assert sum(read.get(v) == v for v in range(1, 7)) >= 4, read
 
 
 def ground() -> np.ndarray:
@@ -81,6 +99,45 @@ def test_a_uniform_light_blob_stays_one_pip(blur: float) -> None:
     assert len(pips) == 1
     assert math.dist((pips[0].x, pips[0].y), (80, 80)) < 1.0
     assert pips[0].radius > 10
+
+
+def test_a_pip_joined_to_a_glare_patch_of_its_face_is_found() -> None:
+    # a light face on a darker ground with two pips, one of them next to a patch of glare
+    # lighter than the level halfway between the ground and the pips
+    image = np.full((160, 160), 80.0)
+    image[56:104, 56:104] = 140
+    ys, xs = np.mgrid[56:104, 56:104]
+    image[56:104, 56:104] += 40 * np.exp(-((xs - 84) ** 2 + (ys - 84) ** 2) / (2 * 9.0 ** 2))
+    spots = [(68, 68), (92, 92)]
+    for x, y in spots:
+        cv2.circle(image, (x, y), 4, 240, -1)
+    pips = [p for p in find_pips(noisy(image.astype(np.uint8), 0.8), block=71) if not p.dark]
+    assert len(pips) == len(spots)
+    for x, y in spots:
+        assert any(math.dist((p.x, p.y), (x, y)) < 1.5 and 3 < p.radius < 6 for p in pips)
+
+
+def faces_on_a_mat(face: int, pip: int, pip_radius: int, side: int) -> np.ndarray:
+    """A dark mat (a reduced frame) with six square faces of grey ``face`` showing a 4 in
+    pips of grey ``pip``, lightly blurred and noisy."""
+    image = np.full((360, 640), 40, np.uint8)
+    for k in range(6):
+        x, y = 60 + 100 * k, 120 + 100 * (k % 2)
+        cv2.rectangle(image, (x - side // 2, y - side // 2), (x + side // 2, y + side // 2), face, -1)
+        for dx, dy in ((-1, -1), (1, 1), (-1, 1), (1, -1)):
+            cv2.circle(image, (x + dx * side // 4, y + dy * side // 4), pip_radius, pip, -1)
+    return noisy(image, 0.7)
+
+
+def test_light_faces_holding_lighter_pips_are_not_taken_for_pips_when_sizing() -> None:
+    # each face stands out from the mat, pips and all: it is no pip of the face's size
+    radius = typical_pip_radius(faces_on_a_mat(150, 235, 2, 20), 8)
+    assert radius is None or radius < 4
+
+
+def test_big_pips_are_still_sized() -> None:
+    radius = typical_pip_radius(faces_on_a_mat(230, 30, 6, 56), 8)
+    assert radius is not None and 5 < radius < 8
 
 
 def test_a_three_whose_middle_pip_sits_in_a_highlight_is_no_one() -> None:

@@ -55,6 +55,19 @@ MIN_HELD_PIECES = 2
 #: A face's pieces are kept as pips only if at least this many of them measure as pips
 #: (the face is no pip either way: one pip left of it would read as a 1).
 MIN_HELD_PIPS = 2
+#: A light part at half contrast that is an ellipse but no pip may be a pip joined to a lit
+#: or glared patch of its face (a die lighter than its table: the patch passes the level
+#: halfway between the table and the pips). It is cut again like a face, where its own
+#: levels part, if at most this share of it lies beyond that level (the patch may join two
+#: pips); each piece that measures as a pip is one. (Glare lifts a face: dark parts are
+#: left alone, where this found the blurred pips of side faces.)
+MAX_LIT_SHARE = 0.5
+#: A blob of ``MIN_HOLDER_AREA`` pixels or more counts towards a frame's pip size only if
+#: at least this share of its pixels beyond halfway to its ink lie beyond three quarters
+#: of the way: a pip's core is near its ink, while a light face cut out whole with its
+#: lighter pips is mostly face (the share is 0.05 to 0.32 for the test sets' faces, 0.5
+#: or more for most pips).
+MIN_SIZING_CORE = 0.35
 
 
 def pip_block_size(shape: tuple[int, ...]) -> int:
@@ -139,6 +152,10 @@ def typical_pip_radius(grey: np.ndarray, sample: int) -> float | None:
             ink, body = (low, high) if c.dark else (high, low)
             if abs(body - ink) >= MIN_CONTRAST:
                 inside = np.count_nonzero((crop < (ink + body) / 2) if c.dark else (crop > (ink + body) / 2))
+                if inside >= MIN_HOLDER_AREA:
+                    level = (3 * ink + body) / 4
+                    if np.count_nonzero((crop < level) if c.dark else (crop > level)) < MIN_SIZING_CORE * inside:
+                        continue  # a face holding its pips
                 radii.append(math.sqrt(inside / math.pi))
     return float(median(radii)) if radii else None
 
@@ -256,7 +273,8 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
     pip at that level may be a die darker than its table, holding its pips: it is then cut
     where its own levels part (Otsu), between the pips and the body. A pip at that level
     may be a die lighter (darker) than its table holding its pips, cut out whole: it is no
-    pip, and it is cut again where its own levels part. The parts of all regions of all
+    pip, and it is cut again where its own levels part; so is an ellipse at that level that
+    is no pip, a pip joined to a lit patch of such a die. The parts of all regions of all
     searches are measured together, first cuts and second cuts apart.
     Last, long pips and parts that are no ellipse are cut again nearer their ink
     (:mod:`reader.camera.pip_split`).
@@ -279,13 +297,15 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
                 if dark:
                     retry.extend(_cut(cut, otsu - 0.5, False, max_side))
         # a pip that is a die's face holding its pips is none: its pieces are measured
-        # with the retries (``held``: where they start among them, how many)
-        held: list[tuple[int, int]] = []
-        faces = [(i, pieces) for i, (part, pip) in enumerate(zip(parts, first.pips))
-                 if (pieces := _held_pieces(part, pip, cuts[owners[i]], grey, max_side))]
+        # with the retries (``held``: where they start among them, how many, how many
+        # must be pips). Parts that are no ellipse are cut again later (``_unmerged``)
+        held: list[tuple[int, int, int]] = []
+        misshapen = set(first.misshapen)
+        faces = [(i, pieces) for i, (part, pip) in enumerate(zip(parts, first.pips)) if i not in misshapen
+                 and (pieces := _held_pieces(part, pip, cuts[owners[i]], grey, max_side))]
         for i, pieces in faces:
+            held.append((len(retry), len(pieces), 1 if first.pips[i] is None else MIN_HELD_PIPS))
             first.pips[i] = None
-            held.append((len(retry), len(pieces)))
             retry.extend(pieces)
         retries.append(retry)
         holders.append(held)
@@ -297,17 +317,24 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
 def _held_pieces(part: PipPart, pip: Pip | None, cut: _Cut, grey: np.ndarray, max_side: float) -> list[PipPart]:
     """If a first-cut ``part`` measured as ``pip`` is a die's face holding its pips (see
     ``MIN_HOLDER_AREA``), its pieces cut again where its own levels part (of its region
-    ``cut``); nothing if it is a pip as it stands.
+    ``cut``); if it measured as no pip, its own pieces beyond that level (see
+    ``MAX_LIT_SHARE``); nothing if it stays as it is.
 
     The tests run from the cheapest: most pips are too small, or have a core as extreme as
     their ink.
     """
-    if pip is None or math.pi * pip.radius ** 2 < MIN_HOLDER_AREA:
+    if pip is None and part.dark:
+        return []
+    pixels = math.pi * pip.radius ** 2 if pip is not None else cv2.countNonZero(part.own)
+    if pixels < MIN_HOLDER_AREA:
         return []
     height, width = part.own.shape
     window = grey[part.y0:part.y0 + height, part.x0:part.x0 + width]
     low, high = cv2.minMaxLoc(window, part.own)[:2]
-    if (pip.level - low if part.dark else high - pip.level) < HOLDER_STEP:
+    # (a part that is no pip must reach MIN_CONTRAST past its median, which lies past its
+    # cut level)
+    core, step = (pip.level, HOLDER_STEP) if pip is not None else (part.level, MIN_CONTRAST)
+    if (core - low if part.dark else high - core) < step:
         return []
     values = window[part.own.view(bool)]
     ranks = (values.size // 2, round(HOLDER_EXTREME * (values.size - 1)) if part.dark
@@ -317,21 +344,37 @@ def _held_pieces(part: PipPart, pip: Pip | None, cut: _Cut, grey: np.ndarray, ma
         return []
     otsu = cv2.threshold(values.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0]
     inked = np.count_nonzero(values <= otsu) if part.dark else np.count_nonzero(values >= otsu)
-    if inked > MAX_HELD_SHARE * values.size:
+    if inked > (MAX_HELD_SHARE if pip is not None else MAX_LIT_SHARE) * values.size:
         return []
+    level = otsu + (0.5 if part.dark else -0.5)
+    if pip is None:
+        return _lit_pieces(part, window, level)
     # the whole region is cut: its pixels short of the part (the face's shaded rim, a pip
     # the first cut left apart) are the pieces' surroundings, or pieces too
-    pieces = _cut(cut, otsu + (0.5 if part.dark else -0.5), part.dark, max_side)
+    pieces = _cut(cut, level, part.dark, max_side)
     if len(pieces) < MIN_HELD_PIECES or sum(cv2.countNonZero(q.own) for q in pieces) > MAX_HELD_SHARE * values.size:
         return []
     return pieces
 
 
-def _held_pips(measured: _Measured, held: list[tuple[int, int]]) -> _Measured:
+def _lit_pieces(part: PipPart, window: np.ndarray, level: float) -> list[PipPart]:
+    """The pieces of ``part`` (over ``window``, its grey levels) beyond ``level``, each on
+    the part's window, its ring leaving out what the part's leaves out (their shapes are
+    told when they are measured: they are few)."""
+    out = []
+    for piece in outlines(cv2.bitwise_and(beyond(window, level, part.dark), part.own)):
+        own = np.zeros_like(part.own)
+        cv2.drawContours(own, [piece], 0, 1, -1)
+        if cv2.countNonZero(own) >= MIN_PIP_AREA:
+            out.append(part._replace(own=own, level=level))
+    return out
+
+
+def _held_pips(measured: _Measured, held: list[tuple[int, int, int]]) -> _Measured:
     """``measured`` with the pieces of each face (``held``: where they start in it, how
-    many) that has fewer than ``MIN_HELD_PIPS`` pips among them dropped."""
-    dropped = [i for start, count in held if sum(p is not None for p in measured.pips[start:start + count])
-               < MIN_HELD_PIPS for i in range(start, start + count)]
+    many, how many must be pips) that has too few pips among them dropped."""
+    dropped = [i for start, count, need in held if sum(p is not None for p in measured.pips[start:start + count])
+               < need for i in range(start, start + count)]
     if not dropped:
         return measured
     pips = list(measured.pips)
