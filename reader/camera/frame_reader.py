@@ -46,6 +46,8 @@ CLOSE_BLOCK_MIN = 9
 #: A 1's pip is at most this many times the radius of the frame's other pips (some dice
 #: have a bigger 1, up to about twice as big).
 MAX_ONE_RATIO = 3.0
+#: Pips at most this share of a blob's radius, inside it, make it a die, not a pip.
+HELD_PIP_RATIO = 0.5
 #: Why a die body whose pips form no face (motion blur, defocus) cannot be read.
 NO_READABLE_FACE = "no readable face"
 #: About this many pixels are read for the table's colour.
@@ -108,7 +110,8 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
     groups = group_pips(pips, grey, colours)
     faces = face_candidates(groups, colours)
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
-    dice = list(_dice(faces, grey, pips, lone, colours))
+    dice = [die for die in _dice(faces, grey, pips, lone, colours)
+            if not (die[1] == 1 and scale > 1 and _holds_pips(die[0].group.pips[0], image_bgr, scale))]
     candidates = [die_candidate(face, image_bgr.shape, scale) for face, *_ in dice]
     if table is None and namer is not None and candidates:
         table = table_reference(image_bgr, candidates)
@@ -118,6 +121,22 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
         readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
                                    ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
     return readings, [face.group.points * scale for face, *_ in dice], table
+
+
+def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
+    """Whether a pip found on a reduced image (``scale`` maps it to ``image_bgr``) holds
+    pips of the other polarity at full size: a whole small die, searched at the scale of
+    bigger dice, is one blob there, and its pips show only at full size."""
+    radius = pip.radius * scale
+    reach = math.ceil(radius) + 2
+    x, y = round(pip.x * scale), round(pip.y * scale)
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    crop = cv2.cvtColor(image_bgr[y0:y + reach + 1, x0:x + reach + 1], cv2.COLOR_BGR2GRAY)
+    # pips of the other polarity (dark pips on a white die), or much smaller ones (white
+    # pips on an orange die)
+    return any((p.dark != pip.dark or p.radius < HELD_PIP_RATIO * radius)
+               and math.hypot(p.x + x0 - pip.x * scale, p.y + y0 - pip.y * scale) < radius
+               for p in find_pips(crop, max(CLOSE_BLOCK_MIN, reach) | 1))
 
 
 def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[np.ndarray],
