@@ -153,9 +153,12 @@ def test_a_three_whose_middle_pip_sits_in_a_highlight_is_no_one() -> None:
 
 @pytest.mark.parametrize(("colour", "table", "size"), [("white", "dark", 30.0), ("yellow", "felt", 26.0),
                                                       ("white", "grey", 26.0)])
-def test_small_dice_searched_at_reduced_size_are_never_read_as_ones(colour: str, table: str, size: float) -> None:
-    """Dice 26-30 px across, among which the frame's pips are sized as whole dice, are
+def test_small_dice_taken_whole_for_pips_are_searched_again_at_full_size(colour: str, table: str,
+                                                                         size: float) -> None:
+    """Dice 26-30 px across, whose whole light bodies are sized as the frame's pips, are
     searched at half size: there a die is one light blob, its pips too small to show. The
-    blob is no 1: at full size it holds pips."""
+    blob is no 1 (at full size it holds pips), and it shows that the frame must be searched
+    at full size, where the dice are read."""
     read = read_row(colour, table, size, 0.0)
     assert all(value in (None, die) for die, value in read.items()), read
+    assert sum(value is not None for value in read.values()) >= 4, read

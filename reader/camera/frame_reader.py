@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 from dataclasses import dataclass, replace
 from statistics import median
 
@@ -86,8 +87,15 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     a dark table stands out from the table as a whole, pips and all.
     """
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    work, scale, pips = _working_image(grey, memo if memo is not None else SearchScale())
-    readings, seen, table = _read(image_bgr, work, scale, pips, namer)
+    memo = memo if memo is not None else SearchScale()
+    work, scale, pips = _working_image(grey, memo)
+    look = _read(image_bgr, work, scale, pips, namer)
+    if look.too_coarse:
+        # whole dice were taken for pips (a blob read as a 1 holds pips at full size): the
+        # frame's pips are too small for the reduced size
+        memo.scale = 1.0
+        look = _read(image_bgr, grey, 1.0, find_pips(grey), namer)
+    readings, seen, table = look.readings, look.seen, look.table
     # dice whose pips motion blur wiped out still count: unreadable, not missed
     read = [r.center for r in readings if r.status is ReadStatus.OK]
     for body in pipless_bodies(image_bgr, read, [r.center for r in readings if r.status is not ReadStatus.OK]):
@@ -101,17 +109,28 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     return _closer_look(image_bgr, grey, readings, seen, namer, table)
 
 
+class _Look(NamedTuple):
+    """What one look at a frame (or a crop) read: the readings, the centres of the pips each
+    was read from (in the frame's pixels), the table's colour, and whether the image was
+    searched too coarse (a 1 read on it holds pips at full size; it is dropped)."""
+
+    readings: list[DieReading]
+    seen: list[np.ndarray]
+    table: np.ndarray | None
+    too_coarse: bool
+
+
 def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip], namer: ColourNamer | None,
-          table: np.ndarray | None = None) -> tuple[list[DieReading], list[np.ndarray], np.ndarray | None]:
+          table: np.ndarray | None = None) -> _Look:
     """The dice whose faces the pips (found on ``grey``, ``1 / scale`` the size of
-    ``image_bgr``) show, the centres of the pips each was read from (in ``image_bgr``'s
-    pixels), and the table's colour (``table`` if given, else measured)."""
+    ``image_bgr``) show; ``table`` is the table's colour if known (else it is measured)."""
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
     faces = face_candidates(groups, colours)
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
-    dice = [die for die in _dice(faces, grey, pips, lone, colours)
-            if not (die[1] == 1 and scale > 1 and _holds_pips(die[0].group.pips[0], image_bgr, scale))]
+    dice = list(_dice(faces, grey, pips, lone, colours))
+    blobs = [die for die in dice if die[1] == 1 and _holds_pips(die[0].group.pips[0], image_bgr, scale)]
+    dice = [die for die in dice if not any(die is blob for blob in blobs)]
     candidates = [die_candidate(face, image_bgr.shape, scale) for face, *_ in dice]
     if table is None and namer is not None and candidates:
         table = table_reference(image_bgr, candidates)
@@ -120,13 +139,14 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
                                    ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
-    return readings, [face.group.points * scale for face, *_ in dice], table
+    return _Look(readings, [face.group.points * scale for face, *_ in dice], table, bool(blobs) and scale > 1)
 
 
 def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
-    """Whether a pip found on a reduced image (``scale`` maps it to ``image_bgr``) holds
-    pips of the other polarity at full size: a whole small die, searched at the scale of
-    bigger dice, is one blob there, and its pips show only at full size."""
+    """Whether a pip (found on an image ``1 / scale`` the size of ``image_bgr``) holds pips
+    at full size: a whole small die is one blob where its pips are too small to be found
+    (on an image searched at the scale of bigger dice, or with a neighbourhood as big as
+    the die), and its pips show when looked for on it alone."""
     radius = pip.radius * scale
     reach = math.ceil(radius) + 2
     x, y = round(pip.x * scale), round(pip.y * scale)
@@ -154,7 +174,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         crop, crop_grey = image_bgr[cy0:cy1, cx0:cx1], grey[cy0:cy1, cx0:cx1]
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
-        found, _, _ = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table)
+        found = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table).readings
         # the dice read where the doubtful one lies, and no die already read
         here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
                         box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
