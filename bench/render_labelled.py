@@ -2,6 +2,7 @@
 
 Usage: python bench/render_labelled.py OUT_DIR [--images N] [--tilt DEG] [--seed S]
        [--colours NAME...] [--table NAME...] [--light neutral|warm|cold] [--size WxH] [--blur PX]
+       [--die-size MIN-MAX]
 
 Each scene becomes ``scene_NNN_tiltTT.jpg`` (TT = the camera tilt in degrees) and a ``.txt``
 beside it with one YOLO line ``CLASS CX CY W H`` per die (CLASS = value - 1; the box encloses
@@ -12,7 +13,7 @@ side faces with pips that must not be read.
 By default the scenes mix every table, every white balance, tilts from 0 to 45 degrees, lamps
 from overhead to low, 3-8 dice of every colour (dark dice with coloured pips included) with
 some of them touching. ``--tilt``, ``--table``, ``--light`` and ``--colours`` fix one of these;
-``--blur`` smears the dice as if they were still moving.
+``--blur`` smears the dice as if they were still moving; ``--die-size`` sets how big they look.
 """
 
 from __future__ import annotations
@@ -66,10 +67,13 @@ def place_dice(rng: np.random.Generator, size: tuple[int, int], count: int, colo
 
 
 def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Sequence[str], tables: Sequence[str],
-                 lights: Sequence[str], tilt: float | None, blur: float = 0.0) -> Scene:
+                 lights: Sequence[str], tilt: float | None, blur: float = 0.0,
+                 die_sizes: tuple[float, float] | None = None) -> Scene:
     """One table scene with every free choice drawn from ``rng``; with ``blur``, each die is
-    smeared by motion over up to that many pixels, in a direction of its own."""
-    die_size = float(rng.uniform(0.06, 0.11) * min(size))
+    smeared by motion over up to that many pixels, in a direction of its own; ``die_sizes``
+    bounds the dice's size in pixels (default: 6% to 11% of the image's short side)."""
+    low, high = die_sizes or (0.06 * min(size), 0.11 * min(size))
+    die_size = float(rng.uniform(low, high))
     dice = place_dice(rng, size, int(rng.integers(3, 9)), colours, die_size)
     if blur > 0:
         dice = tuple(replace(d, blur=float(rng.uniform(0, blur)), blur_angle=float(rng.uniform(0, 180)))
@@ -112,6 +116,16 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _span(text: str) -> tuple[float, float]:
+    try:
+        low, high = (float(v) for v in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not MIN-MAX: {text!r}") from None
+    if not 0 < low <= high:
+        raise argparse.ArgumentTypeError(f"not 0 < MIN <= MAX: {text!r}")
+    return low, high
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
@@ -125,13 +139,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH")
     parser.add_argument("--blur", type=float, default=0.0, metavar="PX",
                         help="smear each die by motion over up to PX pixels (default: none)")
+    parser.add_argument("--die-size", type=_span, metavar="MIN-MAX",
+                        help="the dice's size in pixels (default: 6%% to 11%% of the short side)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     lights = [args.light] if args.light else sorted(LIGHTS)
     dice = 0
     for i in range(args.images):
-        scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt, args.blur)
+        scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt, args.blur, args.die_size)
         dice += len(write_scene(args.out, f"scene_{i:03d}_tilt{scene.tilt:02.0f}", scene))
     print(f"{args.out}: {args.images} images, {dice} dice")
     return 0
