@@ -289,25 +289,25 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
     """
     points = face.group.points
     if len(points) == 2:
-        first, second = points
-        step = second - first
-        beyond, row, apart = [second + step, first - step], [first, second], 1.0
+        row, apart = points, 1.0
+        step = row[1] - row[0]
+        beyond = np.array([row[1] + step, row[0] - step])
     else:
-        along = np.argsort((points - points.mean(axis=0)) @ (points[-1] - points[0]))
-        row = list(points[along])
-        step, beyond, apart = (row[-1] - row[0]) / 2, [], 2.0
+        row, apart = points[np.argsort((points - points.mean(axis=0)) @ (points[-1] - points[0]))], 2.0
+        step, beyond = (row[-1] - row[0]) / 2, np.empty((0, 2))
     # the step turned a quarter in the face's plane: undo the slant, turn, put it back; oval
     # pips may be smeared, not slanted, so the face is also taken as seen square-on
     squashes = [face.group.squash] + ([np.eye(2)] if face.roundness < ROUND_PIP else [])
-    sides = [apart * (squash @ _QUARTER_TURN @ np.linalg.solve(squash, step)) for squash in squashes]
-    places = np.array(beyond + [p + sign * side for side in sides for sign in (1, -1) for p in row])
+    sides = np.array([apart * _turned(squash, step) for squash in squashes])
+    beside = row[None, None] + np.array([1.0, -1.0])[None, :, None, None] * sides[:, None, None, :]
+    places = np.vstack([beyond, beside.reshape(-1, 2)])
     radius = face.group.radius
-    ring = (places[:, None, :] + 2.2 * radius * _RING_DIRECTIONS[None]).reshape(-1, 2)
-    # the places are only foreseen: the darkest of a few samples about each stands for it
-    nudged = (places[:, None, :] + PLACE_NUDGE * radius * _NUDGES[None]).reshape(-1, 2)
-    nudged_levels = _levels(grey, nudged, max(1.0, 0.5 * radius), ink, body).reshape(len(places), -1)
-    centre = np.where(np.isnan(nudged_levels), np.inf, nudged_levels).min(axis=1)
-    around = _levels(grey, ring, max(1.0, 0.5 * radius), ink, body).reshape(len(places), -1)
+    # each place's samples: a few about it (it is only foreseen: the darkest stands for it),
+    # then a ring round it
+    samples = places[:, None, :] + radius * _PLACE_SAMPLES[None]
+    levels = _levels(grey, samples.reshape(-1, 2), max(1.0, 0.5 * radius), ink, body).reshape(len(places), -1)
+    nudged, around = levels[:, :len(_NUDGES)], levels[:, len(_NUDGES):]
+    centre = np.where(np.isnan(nudged), np.inf, nudged).min(axis=1)
     # places off the frame's edge have no level (NaN) and say nothing; a ring wholly off it
     # shows no pip
     ring = _row_medians(around)
@@ -315,6 +315,13 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
         pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
     # pips ahead on the diagonal, or beside every pip of the row, on either side
     return bool(pip[:len(beyond)].any() or pip[len(beyond):].reshape(-1, len(row)).all(axis=1).any())
+
+
+def _turned(squash: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """``step`` turned a quarter in the plane of a face that ``squash`` foreshortens."""
+    (a, b), (c, d) = squash
+    flat = np.array([d * step[0] - b * step[1], a * step[1] - c * step[0]]) / (a * d - b * c)
+    return squash @ np.array([-flat[1], flat[0]])
 
 
 def _row_medians(levels: np.ndarray) -> np.ndarray:
@@ -328,11 +335,10 @@ def _row_medians(levels: np.ndarray) -> np.ndarray:
         return np.where(count > 0, (ordered[rows, low] + ordered[rows, high]) / 2, np.nan)
 
 
-_QUARTER_TURN = np.array([[0.0, -1.0], [1.0, 0.0]])
 _NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
-
-
 _RING_DIRECTIONS = np.array([[np.cos(t), np.sin(t)] for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
+#: Where a foreseen place is sampled, in pip radii: nudged about it, then on a ring round it.
+_PLACE_SAMPLES = np.vstack([PLACE_NUDGE * _NUDGES, 2.2 * _RING_DIRECTIONS])
 
 
 def _lone_partner(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours | None) -> bool:
