@@ -2,8 +2,9 @@
 
 Pips of one face lie on one uniform surface: the straight path between two of them
 crosses only the die's body (no gap, seam or shadow between two touching dice, no table),
-and they are alike (one size, one foreshortening, one ink, one lighting). Pips are linked
-when that holds; linked pips that form no real face are split at their weakest links.
+and they are alike (one size, one foreshortening, one ink, one lighting - or a lighting
+that a highlight on a glossy face changes smoothly along that path). Pips are linked when
+that holds; linked pips that form no real face are split at their weakest links.
 """
 
 from __future__ import annotations
@@ -32,6 +33,19 @@ MIN_ROUNDNESS_RATIO = 0.7
 MAX_RING_DIFFERENCE = 0.12
 #: ... but never less than this many grey levels (the noise of a ring's median level).
 RING_NOISE = 8.0
+#: A highlight on a glossy face lights one pip's surroundings more than another's: their
+#: surroundings may differ by up to this fraction of the pip contrast when the path between
+#: them shows the light changing smoothly from one to the other. A seam between two dice,
+#: or the edge onto another face, changes it in a step.
+MAX_GLARE_RING_DIFFERENCE = 0.25
+#: The path shows that only when it crosses at least this many pip radii of body ...
+MIN_GLARE_PATH_RADII = 1.0
+#: ... whose ends differ the way the pips' surroundings do, by at least this fraction of
+#: their difference (a difference the path does not show lies beyond the pips) ...
+MIN_GLARE_SHOWN = 0.3
+#: ... and along which the level changes by at most this fraction of the pip contrast
+#: between points ``GLARE_STEP`` samples (about as many pixels) apart.
+MAX_GLARE_STEP, GLARE_STEP = 0.15, 2
 #: Pips of one face are printed alike: the fainter of two has at least this fraction of
 #: the other's contrast (merged strokes of a side face are fainter than round top pips).
 MIN_CONTRAST_RATIO = 0.7
@@ -130,25 +144,33 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
     if not pips:
         return []
     xy = np.array([(p.x, p.y) for p in pips], float)
-    alike, placeable = _alike(pips, xy)
+    alike, glare_alike, placeable = _alike(pips, xy)
     first, second = np.nonzero(np.triu(placeable, 1))
     if colours is not None and len(first):
         same_colour = ~colours.apart_pairs(pips, first, second)
         first, second = first[same_colour], second[same_colour]
-    scores = path_scores(grey, pips, first, second)
+    paths = _Paths(grey, pips, first, second)
+    scores = paths.body_scores()
     on_body = scores >= MIN_PATH_BODY
-    links = [(float(s * alike[i, j]), int(i), int(j))
-             for s, i, j in zip(scores[on_body], first[on_body], second[on_body]) if alike[i, j] > 0]
+    likeness = alike[first, second]
+    glare = np.flatnonzero(on_body & (likeness == 0) & (glare_alike[first, second] > 0))
+    if len(glare):
+        likeness = likeness.copy()
+        likeness[glare] = np.where(paths.smooth(glare), glare_alike[first[glare], second[glare]], 0.0)
+    links = [(float(s * a), int(i), int(j))
+             for s, a, i, j in zip(scores[on_body], likeness[on_body], first[on_body], second[on_body]) if a > 0]
     groups: list[PipGroup] = []
     for members in _components(range(len(pips)), links):
         groups.extend(_split(members, links, pips))
     return _join_unevenly_lit(groups, list(zip(first[on_body].tolist(), second[on_body].tolist())), pips)
 
 
-def _alike(pips: list[Pip], xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _alike(pips: list[Pip], xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every pair of pips, how alike they are (1 = same size, shape, ink and
-    surroundings), or 0 when they cannot share a face (too unlike, or too far apart); and
-    whether they may share a face by place, size and shape alone, whatever their light."""
+    surroundings), or 0 when they cannot share a face (too unlike, or too far apart); the
+    same for pairs whose surroundings differ only as much as a highlight makes them (0 for
+    every other pair); and whether they may share a face by place, size and shape alone,
+    whatever their light."""
     radius, roundness, contrast, ring, dark = (np.array([getattr(p, k) for p in pips], float)
                                                for k in ("radius", "roundness", "contrast", "ring", "dark"))
 
@@ -162,10 +184,12 @@ def _alike(pips: list[Pip], xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     placeable = ((dark[:, None] == dark[None, :]) & (r_ratio >= 1 / MAX_RADIUS_RATIO)
                  & (round_ratio >= MIN_ROUNDNESS_RATIO)
                  & (distance <= MAX_LINK_RADII * np.add.outer(radius, radius) / 2))
-    ok = (placeable & (c_ratio >= MIN_CONTRAST_RATIO)
-          & (ring_gap <= np.maximum(MAX_RING_DIFFERENCE * mean_contrast, RING_NOISE)))
+    inked_alike = placeable & (c_ratio >= MIN_CONTRAST_RATIO)
+    lit_alike = ring_gap <= np.maximum(MAX_RING_DIFFERENCE * mean_contrast, RING_NOISE)
+    glared = ~lit_alike & (ring_gap <= MAX_GLARE_RING_DIFFERENCE * mean_contrast)
     likeness = r_ratio * round_ratio * c_ratio * (1 - ring_gap / np.maximum.outer(contrast, contrast))
-    return np.where(ok, likeness, 0.0), placeable
+    return (np.where(inked_alike & lit_alike, likeness, 0.0), np.where(inked_alike & glared, likeness, 0.0),
+            placeable)
 
 
 def _components(nodes, links: list[tuple[float, int, int]]) -> list[list[int]]:
@@ -305,35 +329,54 @@ def _outside(fit: LayoutFit, points: np.ndarray, reach: float) -> bool:
     return bool((np.abs(units).max(axis=0) >= reach).all())
 
 
-def path_scores(grey: np.ndarray, pips: list[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """How clearly the straight path from pip ``first[k]`` to pip ``second[k]`` stays on the
-    body, for every pair k.
+class _Paths:
+    """The straight paths from pip ``first[k]`` to pip ``second[k]``, for every pair k, sampled
+    about once a pixel, all pairs at once; the points on any pip (and its blurred rim) are
+    not free: they say nothing about the body between."""
 
-    The darkest (for dark pips) point of a path, as a fraction of the way from the pip
-    level (0) to the body level (1), leaving out the points on any pip; 1 for a path that
-    runs over pips only. The paths are sampled about once a pixel, all pairs at once.
-    """
-    if not len(first):
-        return np.zeros(0)
-    xy = np.array([(p.x, p.y) for p in pips], float)
-    radii = np.array([p.radius for p in pips])
-    ring = np.array([p.ring for p in pips])
-    level = np.array([p.level for p in pips])
-    start, end = xy[first], xy[second]
-    counts = np.maximum(np.hypot(*(end - start).T).astype(int), 2)
-    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    pair = np.repeat(np.arange(len(first)), counts)
-    t = (np.arange(counts.sum()) - offsets[pair]) / (counts[pair] - 1)
-    points = start[pair] + t[:, None] * (end - start)[pair]
-    # a point within a pip (and its blurred rim) says nothing about the body between
-    near_pip = ((points[:, None, 0] - xy[None, :, 0]) ** 2 + (points[:, None, 1] - xy[None, :, 1]) ** 2
-                <= (1.5 * radii + 1) ** 2)
-    free = ~near_pip.any(axis=1)
-    h, w = grey.shape
-    values = grey[np.clip(np.rint(points[:, 1]).astype(int), 0, h - 1),
-                  np.clip(np.rint(points[:, 0]).astype(int), 0, w - 1)].astype(float)
-    ink = (level[first] + level[second]) / 2
-    body = (ring[first] + ring[second]) / 2
-    fraction = np.where(free, (values - ink[pair]) / (body - ink)[pair], np.inf)
-    lowest = np.minimum.reduceat(fraction, offsets)
-    return np.where(np.add.reduceat(free.astype(int), offsets) < 2, 1.0, lowest)
+    def __init__(self, grey: np.ndarray, pips: list[Pip], first: np.ndarray, second: np.ndarray) -> None:
+        measures = np.array([(p.x, p.y, p.radius, p.level, p.contrast, p.ring) for p in pips], float).reshape(-1, 6)
+        xy, radii = measures[:, :2], measures[:, 2]
+        # per pair: the two pips' mean radius, ink level, contrast and ring level, and how
+        # much lighter the second's ring is
+        self.radius, self.ink, self.contrast, self.body = ((measures[first, 2:] + measures[second, 2:]) / 2).T
+        self.ring_gap = measures[second, 5] - measures[first, 5]
+        start, end = xy[first], xy[second]
+        counts = np.maximum(np.hypot(*(end - start).T).astype(int), 2)
+        self.offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(int)
+        self.pair = np.repeat(np.arange(len(first)), counts)
+        t = (np.arange(counts.sum()) - self.offsets[self.pair]) / (counts[self.pair] - 1)
+        points = start[self.pair] + t[:, None] * (end - start)[self.pair]
+        near_pip = ((points[:, None, 0] - xy[None, :, 0]) ** 2 + (points[:, None, 1] - xy[None, :, 1]) ** 2
+                    <= (1.5 * radii + 1) ** 2)
+        self.free = ~near_pip.any(axis=1)
+        h, w = grey.shape
+        self.values = grey[np.clip(np.rint(points[:, 1]).astype(int), 0, h - 1),
+                           np.clip(np.rint(points[:, 0]).astype(int), 0, w - 1)].astype(float)
+        self.free_counts = np.add.reduceat(self.free.astype(int), self.offsets) if len(first) else np.zeros(0, int)
+
+    def body_scores(self) -> np.ndarray:
+        """How clearly each path stays on the body: the darkest (for dark pips) free point,
+        as a fraction of the way from the pip level (0) to the body level (1); 1 for a path
+        that runs over pips only."""
+        if not len(self.ring_gap):
+            return np.zeros(0)
+        fraction = np.where(self.free, (self.values - self.ink[self.pair]) / (self.body - self.ink)[self.pair], np.inf)
+        lowest = np.minimum.reduceat(fraction, self.offsets)
+        return np.where(self.free_counts < 2, 1.0, lowest)
+
+    def smooth(self, chosen: np.ndarray) -> np.ndarray:
+        """Whether each ``chosen`` path (indices of pairs) shows the light changing smoothly
+        from the first pip's surroundings to the second's, as across a highlight: it crosses
+        enough body, its ends differ the way the pips' surroundings do, and it shows no step."""
+        index = np.arange(len(self.values))
+        first_free = np.minimum.reduceat(np.where(self.free, index, index[-1]), self.offsets)[chosen]
+        last_free = np.maximum.reduceat(np.where(self.free, index, 0), self.offsets)[chosen]
+        gap = self.ring_gap[chosen]
+        shown = (self.values[last_free] - self.values[first_free]) * np.sign(gap)
+        steps = np.abs(self.values[GLARE_STEP:] - self.values[:-GLARE_STEP])
+        free, pair = self.free, self.pair
+        steps[~(free[GLARE_STEP:] & free[:-GLARE_STEP]) | (pair[GLARE_STEP:] != pair[:-GLARE_STEP])] = 0
+        steepest = np.maximum.reduceat(np.append(steps, np.zeros(GLARE_STEP)), self.offsets)[chosen]
+        return ((self.free_counts[chosen] >= MIN_GLARE_PATH_RADII * self.radius[chosen])
+                & (shown >= MIN_GLARE_SHOWN * np.abs(gap)) & (steepest <= MAX_GLARE_STEP * self.contrast[chosen]))

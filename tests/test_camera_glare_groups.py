@@ -1,0 +1,81 @@
+"""Pips of one glossy face whose surroundings a highlight lights unevenly are grouped into
+one face; pips whose surroundings differ by a step (a seam between two dice, an edge onto
+another face) are not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from reader.camera.frame_reader import read_frame
+from reader.camera.pip_groups import MAX_GLARE_RING_DIFFERENCE, MAX_RING_DIFFERENCE, group_pips
+from reader.camera.pips import find_pips
+from reader.camera.reading import ReadStatus
+from reader.camera.render import TABLES, RenderDie, Scene, render
+
+#: Grey levels of the two pips' surroundings, and of their ink.
+NEAR, FAR, INK = 150.0, 126.0, 30.0
+
+
+def _two_pips(between: str, gap: float = 26.0, seed: int = 0) -> np.ndarray:
+    """Two dark pips side by side on a light body whose level falls from ``NEAR`` round the
+    left pip to ``FAR`` round the right one: smoothly across the path between them
+    (``"ramp"``, a highlight), at once half-way (``"step"``, the edge onto another face or
+    die), or at once with a faint dark line there (``"seam"``, two touching dice)."""
+    h, w = 120, 160
+    x = np.arange(w, dtype=float)[None, :].repeat(h, 0)
+    left, right = w / 2 - gap / 2, w / 2 + gap / 2
+    if between == "ramp":
+        grey = NEAR + (FAR - NEAR) * np.clip((x - left) / (right - left), 0, 1)
+    else:
+        grey = np.where(x < w / 2, NEAR, FAR)
+        if between == "seam":
+            grey = np.where(np.abs(x - w / 2) < 1.0, FAR - 20, grey)
+    grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
+    for cx in (left, right):
+        cv2.circle(grey, (round(cx * 16), round(h / 2 * 16)), round(3.2 * 16), INK, -1, cv2.LINE_AA, shift=4)
+    grey += np.random.default_rng(seed).normal(0, 1.5, grey.shape)
+    return np.clip(grey, 0, 255).astype(np.uint8)
+
+
+def _pips_and_groups(between: str, seed: int) -> tuple[list, list]:
+    grey = _two_pips(between, seed=seed)
+    pips = find_pips(grey)
+    assert len(pips) == 2, pips
+    return pips, group_pips(pips, grey)
+
+
+def _ring_gap(pips: list) -> float:
+    """The pips' surroundings' difference, as a fraction of their mean contrast."""
+    return abs(pips[0].ring - pips[1].ring) / ((pips[0].contrast + pips[1].contrast) / 2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pips_across_a_smooth_change_of_light_form_one_face(seed: int) -> None:
+    pips, groups = _pips_and_groups("ramp", seed)
+    # the surroundings differ more than an evenly lit face's do, as much as a highlight makes them
+    assert MAX_RING_DIFFERENCE < _ring_gap(pips) <= MAX_GLARE_RING_DIFFERENCE
+    assert [len(g.pips) for g in groups] == [2]
+
+
+@pytest.mark.parametrize("between", ["step", "seam"])
+@pytest.mark.parametrize("seed", range(3))
+def test_pips_either_side_of_a_step_in_light_stay_apart(between: str, seed: int) -> None:
+    """The same difference between the pips' surroundings, but made at once half-way."""
+    pips, groups = _pips_and_groups(between, seed)
+    assert MAX_RING_DIFFERENCE < _ring_gap(pips) <= MAX_GLARE_RING_DIFFERENCE
+    assert sorted(len(g.pips) for g in groups) == [1, 1]
+
+
+@pytest.mark.parametrize(("colour", "size", "angle", "tilt"), [
+    ("orange", 40.0, 7.0, 0.0), ("orange", 40.0, 42.0, 20.0), ("orange", 48.0, 56.0, 20.0),
+    ("orange", 48.0, 77.0, 0.0), ("grey", 48.0, 56.0, 0.0), ("green", 48.0, 7.0, 20.0)])
+def test_glossy_two_with_a_highlight_between_its_pips_is_read(colour: str, size: float, angle: float,
+                                                              tilt: float) -> None:
+    """A 2 on felt, its highlight lying across the face between its pips (which lights one
+    pip's surroundings well above the other's), is read as a 2 and as nothing else."""
+    die = RenderDie(2, colour, (640.0, 360.0), size, angle)
+    image, _ = render(Scene(dice=(die,), table=TABLES["felt"], tilt=tilt, glare=0.4, seed=int(angle)))
+    readings = read_frame(image)
+    assert [(r.status, r.value) for r in readings] == [(ReadStatus.OK, 2)], readings
