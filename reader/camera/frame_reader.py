@@ -18,7 +18,7 @@ from reader.camera.die_body import compact_body
 from reader.camera.face_checks import check_face
 from reader.camera.pip_groups import group_pips
 from reader.camera.pipless_dice import pipless_bodies
-from reader.camera.pips import Pip, find_pips, typical_pip_radius
+from reader.camera.pips import Pip, find_pips, held_pips, typical_pip_radius
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
 #: Names a die's colour: (image_bgr, candidate, table_reference_bgr or None) -> (name, confidence).
@@ -39,6 +39,9 @@ REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
 #: coarser scale: the next frame has its pips sized afresh.
 RESIZE_RADIUS = 2 * WORK_RADIUS
 SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
+#: Pips found much bigger than needed at the reduced size may be whole small dice, their
+#: pips too small to show there: this many of the clearest are looked at, at full size.
+WHOLE_DICE_SAMPLE = 5
 #: A 1's own pip lies within this share of its face's half-width from the face's centre
 #: (a 1's pip is about 0.2 of it across; the layout fit puts the face's centre on the pip).
 OWN_PIP_SHARE = 0.3
@@ -47,8 +50,6 @@ CLOSE_BLOCK_MIN = 9
 #: A 1's pip is at most this many times the radius of the frame's other pips (some dice
 #: have a bigger 1, up to about twice as big).
 MAX_ONE_RATIO = 3.0
-#: Pips at most this share of a blob's radius, inside it, make it a die, not a pip.
-HELD_PIP_RATIO = 0.5
 #: Why a die body whose pips form no face (motion blur, defocus) cannot be read.
 NO_READABLE_FACE = "no readable face"
 #: About this many pixels are read for the table's colour.
@@ -144,19 +145,12 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
 
 def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
     """Whether a pip (found on an image ``1 / scale`` the size of ``image_bgr``) holds pips
-    at full size: a whole small die is one blob where its pips are too small to be found
-    (on an image searched at the scale of bigger dice, or with a neighbourhood as big as
-    the die), and its pips show when looked for on it alone."""
-    radius = pip.radius * scale
-    reach = math.ceil(radius) + 2
+    when looked at alone at full size (see :func:`held_pips`)."""
+    reach = math.ceil(pip.radius * scale) + 2
     x, y = round(pip.x * scale), round(pip.y * scale)
     x0, y0 = max(0, x - reach), max(0, y - reach)
     crop = cv2.cvtColor(image_bgr[y0:y + reach + 1, x0:x + reach + 1], cv2.COLOR_BGR2GRAY)
-    # pips of the other polarity (dark pips on a white die), or much smaller ones (white
-    # pips on an orange die)
-    return any((p.dark != pip.dark or p.radius < HELD_PIP_RATIO * radius)
-               and math.hypot(p.x + x0 - pip.x * scale, p.y + y0 - pip.y * scale) < radius
-               for p in find_pips(crop, max(CLOSE_BLOCK_MIN, reach) | 1))
+    return bool(held_pips(replace(pip, x=pip.x * scale - x0, y=pip.y * scale - y0, radius=pip.radius * scale), crop))
 
 
 def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[np.ndarray],
@@ -237,9 +231,14 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
         pips = find_pips(work)
         radii = [p.radius for p in pips if p.roundness > 0.7]
         if radii and median(radii) >= MIN_WORK_RADIUS:
-            # pips much bigger than needed: the dice came nearer, size them afresh next time
-            memo.scale = scale if median(radii) <= RESIZE_RADIUS else None
-            return work, grey.shape[1] / size[0], pips
+            if median(radii) <= RESIZE_RADIUS or not _whole_dice(pips, grey, grey.shape[1] / size[0]):
+                # pips much bigger than needed: the dice came nearer, size them afresh next time
+                memo.scale = scale if median(radii) <= RESIZE_RADIUS else None
+                return work, grey.shape[1] / size[0], pips
+            # the big "pips" are small dice cut out whole: this camera's frames are searched
+            # at full size
+            memo.scale = 1.0
+            return grey, 1.0, find_pips(grey)
         if remembered is not None:
             memo.scale = None
             return _working_image(grey, memo)
@@ -248,6 +247,15 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
     reducible = min(grey.shape) >= REDUCE_FROM and radii and median(radii) > RESIZE_RADIUS
     memo.scale = None if reducible else 1.0
     return grey, 1.0, pips
+
+
+def _whole_dice(pips: list[Pip], grey: np.ndarray, scale: float) -> bool:
+    """Whether most of the ``WHOLE_DICE_SAMPLE`` clearest round pips (found on an image
+    ``1 / scale`` the size of ``grey``) hold pips at full size: they are whole dice."""
+    clearest = sorted((p for p in pips if p.roundness > 0.7), key=lambda p: -p.contrast)[:WHOLE_DICE_SAMPLE]
+    whole = sum(bool(held_pips(replace(p, x=p.x * scale, y=p.y * scale, radius=p.radius * scale), grey))
+                for p in clearest)
+    return 2 * whole > len(clearest)
 
 
 def _scale_for(grey: np.ndarray) -> float:

@@ -8,7 +8,7 @@ later stages can compare pips with one another whatever the image scale.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import median
 from typing import NamedTuple
 
@@ -16,9 +16,10 @@ import cv2
 import numpy as np
 
 from reader.camera.pip_measures import MIN_CONTRAST, Pip, PipPart, measure_parts
-from reader.camera.pip_split import beyond, is_long, may_hold_pips, outlines, pieces_of, typical_areas
+from reader.camera.pip_split import (MIN_PIECE_ROUNDNESS, beyond, is_long, may_hold_pips, outlines, pieces_of,
+                                     typical_areas)
 
-__all__ = ["MIN_CONTRAST", "MIN_PIP_AREA", "Pip", "find_pips", "pip_block_size", "typical_pip_radius"]
+__all__ = ["MIN_CONTRAST", "MIN_PIP_AREA", "Pip", "find_pips", "held_pips", "pip_block_size", "typical_pip_radius"]
 
 #: Smallest pip area in pixels that can still be told from noise.
 MIN_PIP_AREA = 6
@@ -68,6 +69,17 @@ MAX_LIT_SHARE = 0.5
 #: lighter pips is mostly face (the share is 0.05 to 0.32 for the test sets' faces, 0.5
 #: or more for most pips).
 MIN_SIZING_CORE = 0.35
+#: A blob found on a whole frame at least ``OPEN_RATIO`` times the radius of the frame's
+#: round pips as a rule, and at least ``MIN_OPEN_RADIUS`` pixels, may be a small die lighter
+#: (darker) than its table, cut out whole with its pips (they stand out from the die, not
+#: from the table around it): it is searched again on its own, with a neighbourhood of at
+#: least ``HELD_BLOCK`` pixels, and replaced by the pips it holds (of the other polarity,
+#: or at most ``HELD_RATIO`` of its radius) if there are ``MIN_HELD_PIPS`` of them or more.
+MIN_OPEN_RADIUS, OPEN_RATIO, HELD_BLOCK, HELD_RATIO = 6.0, 2.5, 9, 0.5
+#: A part must fill this share of its box to be measured as a pip. A thinner part of at
+#: least ``MIN_ROW_AREA`` pixels may be a row of close pips whose rims joined (a small,
+#: tilted 6 on a region that is its whole die): it is cut again nearer its ink.
+MIN_BOX_FILL, MIN_ROW_AREA = 0.4, 3 * MIN_PIP_AREA
 
 
 def pip_block_size(shape: tuple[int, ...]) -> int:
@@ -102,8 +114,11 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
     frame's short side) and ``max_radius`` the largest pip radius looked for (default:
     ``block / 2.5``). Pips that stand out from their die but not from the wider
     neighbourhood (light pips on a dark die on a light table) are the holes of their die's
-    region: they are searched there.
+    region: they are searched there. On a whole frame (no ``block`` given), a blob many
+    times the size of its pips that is a small die holding its pips is replaced by them
+    (see ``OPEN_RATIO``).
     """
+    explicit = block is not None
     block = block or pip_block_size(grey.shape)
     max_side = 2 * (max_radius or block / 2.5)
     smooth, contrasts = _contrasts(grey, block)
@@ -117,7 +132,37 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
         if holes is not None:
             kept, boxes, _ = _regions(_outer_contours(holes), holes.shape, max_side)
             searches.append((other.dark, holes, kept, boxes))
-    return _without_containers(_distinct(_blobs(searches, smooth, max_side)))
+    pips = _without_containers(_distinct(_blobs(searches, smooth, max_side)))
+    return pips if explicit else _opened(pips, grey)
+
+
+def _opened(pips: list[Pip], grey: np.ndarray) -> list[Pip]:
+    """The pips, every blob many times the frame's typical pip that holds pips of its own
+    when searched alone replaced by them (see ``OPEN_RATIO``)."""
+    radii = [p.radius for p in pips if p.roundness > 0.7]
+    if not radii:
+        return pips
+    least = max(MIN_OPEN_RADIUS, OPEN_RATIO * median(radii))
+    out = []
+    for pip in pips:
+        inner = held_pips(pip, grey) if pip.radius >= least else []
+        out.extend(inner if len(inner) >= MIN_HELD_PIPS else [pip])
+    return out
+
+
+def held_pips(pip: Pip, grey: np.ndarray) -> list[Pip]:
+    """The pips a blob holds when searched on its own (on a crop just round it, with a
+    neighbourhood of at least ``HELD_BLOCK`` pixels): of the other polarity, or at most
+    ``HELD_RATIO`` of its radius. A whole small die is one blob wherever its pips are too
+    small to be found (on an image reduced for bigger dice, or searched with a
+    neighbourhood as big as the die)."""
+    reach = math.ceil(pip.radius) + 2
+    x, y = round(pip.x), round(pip.y)
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    crop = grey[y0:y + reach + 1, x0:x + reach + 1]
+    return [replace(p, x=p.x + x0, y=p.y + y0) for p in find_pips(crop, max(HELD_BLOCK, reach) | 1)
+            if (p.dark != pip.dark or p.radius < HELD_RATIO * pip.radius)
+            and math.hypot(p.x + x0 - pip.x, p.y + y0 - pip.y) < pip.radius]
 
 
 def _distinct(pips: list[Pip]) -> list[Pip]:
@@ -477,8 +522,12 @@ def _first_cuts(dark: bool, mask: np.ndarray, regions: list[_Outline], boxes: np
     return parts, owners, cuts
 
 
-def _cut(cut: _Cut, level: float, dark: bool, max_side: float) -> list[PipPart]:
-    """The parts of one detected region beyond ``level`` that may be pips."""
+def _cut(cut: _Cut, level: float, dark: bool, max_side: float, again: bool = True) -> list[PipPart]:
+    """The parts of one detected region beyond ``level`` that may be pips.
+
+    A part too thin for its box may be a row of close pips whose rims joined (a small,
+    tilted 6 whose region is its whole die): if it comes apart nearer its ink (see
+    :func:`_nearer_level`), the whole region is cut there instead (``again``: it may be)."""
     crop, inked, size = cut.crop, cut.inked, cut.size
     # (the contours are found on the region's box, but given in the crop's coordinates)
     parts = outlines(cv2.bitwise_and(beyond(cut.grey, level, dark), cut.region), cut.box[:2])
@@ -506,9 +555,50 @@ def _cut(cut: _Cut, level: float, dark: bool, max_side: float) -> list[PipPart]:
         own = np.zeros((ey - sy, ex - sx), np.uint8)
         cv2.drawContours(own, [part], 0, 1, -1, offset=(-sx, -sy))
         area = cv2.countNonZero(own)
-        if area >= MIN_PIP_AREA / 2 and area >= 0.4 * pw * ph:
+        if area >= MIN_PIP_AREA / 2 and area >= MIN_BOX_FILL * pw * ph:
             out.append(PipPart(own, exclude[sy:ey, sx:ex], cut.xa + sx, cut.ya + sy, dark, level))
+        elif again and area >= MIN_ROW_AREA and (nearer := _nearer_level(cut, part, level, dark)) is not None:
+            return _cut(cut, nearer, dark, max_side, again=False)
     return out
+
+
+def _nearer_level(cut: _Cut, part: np.ndarray, level: float, dark: bool) -> float | None:
+    """The level halfway between the ink of a part (its outline in the crop's coordinates)
+    too thin for its box and its region's mean level, if that lies beyond ``level`` and the
+    part comes apart there into several round pieces (else None): a small light die on a
+    dark table is one region, its face's level between the table's and the pips', and its
+    close pips joined at half their contrast with the table."""
+    grey = cut.grey
+    body = cv2.mean(grey, cut.region)[0]
+    low, high = cv2.minMaxLoc(grey, cut.region)[:2]
+    if (body - low if dark else high - body) < MIN_CONTRAST:
+        return None  # no pip stands out from this body
+    bx, by, bw, bh = cut.box
+    within = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(within, [part], 0, 1, -1, offset=(-bx, -by))
+    low, high = cv2.minMaxLoc(grey, within)[:2]
+    nearer = ((low if dark else high) + body) / 2
+    if (nearer >= level) if dark else (nearer <= level):
+        return None
+    # (most such parts stay whole there: that is told cheaply). A row of a side face's
+    # pips seen edge-on comes apart into long pieces: it is left whole (it reads as no face)
+    apart = [piece for piece in outlines(cv2.bitwise_and(beyond(grey, nearer, dark), within))
+             if math.prod(cv2.boundingRect(piece)[2:]) >= MIN_PIP_AREA]
+    if len(apart) < 2 or any(_roundness(piece) < MIN_PIECE_ROUNDNESS for piece in apart):
+        return None
+    return nearer
+
+
+def _roundness(outline: np.ndarray) -> float:
+    """Minor / major axis of the ellipse with the second moments of the pixels an outline
+    encloses (its outline's own moments are too rough for a pip of a few pixels)."""
+    x, y, w, h = cv2.boundingRect(outline)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [outline], 0, 1, -1, offset=(-x, -y))
+    m = cv2.moments(mask, binaryImage=True)
+    a, b, c = m["mu20"], m["mu02"], m["mu11"]
+    spread = math.hypot((a - b) / 2, c)
+    return math.sqrt(max(0.0, (a + b) / 2 - spread) / ((a + b) / 2 + spread))
 
 
 def _beyond_or_outside(cut: _Cut, level: float, dark: bool) -> np.ndarray:
