@@ -9,7 +9,7 @@ import math
 import cv2
 import pytest
 
-from reader.camera.frame_reader import read_frame
+from reader.camera.frame_reader import SearchScale, read_frame
 from reader.camera.pips import find_pips
 from reader.camera.reading import ReadStatus
 from reader.camera.render import TABLES, RenderDie, Scene, render
@@ -66,3 +66,22 @@ def test_small_dice_on_a_dark_table_are_read_and_none_wrongly() -> None:
     # the white 5 (one blob with its pips at the table's contrast), the yellow and the blue 6
     # (their pips joined in rows) among them
     assert right >= 5
+
+
+def test_a_frame_whose_big_pips_are_whole_dice_is_searched_at_full_size() -> None:
+    """Dice 24 px across on a dark mat: sized at half size, the light dice are the clearest
+    "pips", and the frame is reduced so far that their real pips vanish. The big pips found
+    there hold pips when looked at at full size: the frame is searched at full size, and
+    so are the camera's next frames."""
+    dice = (RenderDie(3, "white", (787.2, 568.1), 24.2, 19.9), RenderDie(4, "yellow", (1038.8, 268.2), 24.2, 89.2),
+            RenderDie(3, "blue", (875.1, 341.8), 24.2, 30.6), RenderDie(2, "blue", (897.0, 328.8), 24.2, 30.6),
+            RenderDie(2, "grey", (930.7, 617.9), 24.2, 88.3))
+    scene = Scene(dice=dice, size=(1280, 720), table=TABLES["dark"], light=(1.18, 1.0, 0.84), brightness=0.97,
+                  tilt=18.5, glare=0.06, defocus=0.49, noise=2.25, seed=470350649, lamp=(-0.46, -0.37, 0.81))
+    image, truths = render(scene)
+    memo = SearchScale()
+    readings = read_frame(image, None, memo)
+    assert memo.scale == 1.0
+    pairs = [(min(truths, key=lambda t: math.dist(r.center, t.centre)).value, r.value) for r in readings]
+    assert all(read in (None, truth) for truth, read in pairs), pairs
+    assert sum(read is not None for _, read in pairs) >= 4, pairs
