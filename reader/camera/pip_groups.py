@@ -20,6 +20,7 @@ import numpy as np
 from reader.camera.body_colour import BodyColours
 from reader.camera.layouts import LayoutError, LayoutFit, fit_layout
 from reader.camera.pips import Pip
+from reader.camera.smear import smeared
 
 #: Farthest two pips of one face can be, in pip radii (the diagonal of a 2 or a 6).
 MAX_LINK_RADII = 10.0
@@ -154,6 +155,9 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
     on_body = scores >= MIN_PATH_BODY
     likeness = alike[first, second]
     glare = np.flatnonzero(on_body & (likeness == 0) & (glare_alike[first, second] > 0))
+    # a smear blurs the edge between two faces of a die into a smooth change of light too
+    glare = np.array([k for k in glare if not (smeared(pips[first[k]], grey) or smeared(pips[second[k]], grey))],
+                     int)
     if len(glare):
         likeness = likeness.copy()
         likeness[glare] = np.where(paths.smooth(glare), glare_alike[first[glare], second[glare]], 0.0)

@@ -85,6 +85,15 @@ def face_smear(pips: Sequence[Pip], grey: np.ndarray) -> Smear | None:
     return Smear(np.array([math.cos(track), math.sin(track)]), 2 * (length - width), width)
 
 
+def smeared(pip: Pip, grey: np.ndarray) -> bool:
+    """Whether one pip looks smeared by motion: oval, its rim soft along its long axis and
+    sharp across it."""
+    if pip.roundness > MAX_SMEARED_ROUNDNESS:
+        return False
+    along, across, _ = _along_track(pip, grey, pip.angle, np.array([(pip.x, pip.y)]))
+    return along >= MIN_RIM_RATIO * across
+
+
 def _along_track(pip: Pip, grey: np.ndarray, track: float, centres: np.ndarray) -> tuple[float, float, bool]:
     """The pip's rim width along ``track`` and across it, and whether the face's body shows
     at both ends of its track (an end on another of the face's pips, ``centres``, is that
