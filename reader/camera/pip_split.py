@@ -140,13 +140,20 @@ def _shape(contour: np.ndarray) -> tuple[float, float, float] | None:
     area = m["m00"]
     if area < MIN_SPLIT_AREA:
         return None
-    a, b, c = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
-    spread = math.hypot((a - b) / 2, c)
-    lam1, lam2 = (a + b) / 2 + spread, (a + b) / 2 - spread
+    lam1, lam2 = ellipse_variances(m)
     if lam2 <= 0:
         return 0.0, 0.0, 0.0
     # (a filled ellipse's variance along an axis is a quarter of its half axis squared)
     return math.sqrt(lam2 / lam1), area / (4 * math.pi * math.sqrt(lam1 * lam2)), 4 * math.sqrt(lam2)
+
+
+def ellipse_variances(moments: dict[str, float]) -> tuple[float, float]:
+    """The variances along the major and the minor axis of a region with these (OpenCV's)
+    moments: the ellipse of the same second moments."""
+    area = moments["m00"]
+    a, b, c = moments["mu20"] / area, moments["mu02"] / area, moments["mu11"] / area
+    spread = math.hypot((a - b) / 2, c)
+    return (a + b) / 2 + spread, (a + b) / 2 - spread
 
 
 def beyond(crop: np.ndarray, level: float, dark: bool) -> np.ndarray:

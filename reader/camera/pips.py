@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 
 from reader.camera.pip_measures import MIN_CONTRAST, Pip, PipPart, measure_parts
-from reader.camera.pip_split import (MIN_PIECE_ROUNDNESS, beyond, is_long, may_hold_pips, outlines, pieces_of,
-                                     typical_areas)
+from reader.camera.pip_split import (MIN_PIECE_ROUNDNESS, beyond, ellipse_variances, is_long, may_hold_pips, outlines,
+                                     pieces_of, typical_areas)
 
 __all__ = ["MIN_CONTRAST", "MIN_PIP_AREA", "Pip", "find_pips", "held_pips", "pip_block_size", "typical_pip_radius"]
 
@@ -595,10 +595,8 @@ def _roundness(outline: np.ndarray) -> float:
     x, y, w, h = cv2.boundingRect(outline)
     mask = np.zeros((h, w), np.uint8)
     cv2.drawContours(mask, [outline], 0, 1, -1, offset=(-x, -y))
-    m = cv2.moments(mask, binaryImage=True)
-    a, b, c = m["mu20"], m["mu02"], m["mu11"]
-    spread = math.hypot((a - b) / 2, c)
-    return math.sqrt(max(0.0, (a + b) / 2 - spread) / ((a + b) / 2 + spread))
+    major, minor = ellipse_variances(cv2.moments(mask, binaryImage=True))
+    return math.sqrt(max(0.0, minor) / major)
 
 
 def _beyond_or_outside(cut: _Cut, level: float, dark: bool) -> np.ndarray:
