@@ -22,6 +22,10 @@ from reader.camera.pips import Pip
 RAY_START = 2.0
 #: ... and look this far for the body's edge (a d6 face is 5 to 7 pip diameters across).
 RAY_REACH = 14.0
+#: A ray from a lone pip that leaves the body within this far past its start (face units)
+#: most likely met the pip's halo or a highlight beside it: it tells nothing of where the
+#: face ends (on a die with a big 1 it may be the edge; then it tells nothing either).
+NEAR_END = 0.5
 #: Directions looked along (in opposite pairs).
 RAY_COUNT = 16
 #: The body ends where the grey level leaves the body's by this share of the pip contrast,
@@ -53,7 +57,7 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
                        [p for p in others if p is not pip and p.dark == pip.dark], colours)
     # a ray that leaves the body at once has met the pip's own blurred rim or a highlight
     # beside it, not the face's edge (a face so small all round is centred whatever it says)
-    return _centred(np.where(ends <= RAY_START, np.inf, ends))
+    return _centred(np.where(ends <= RAY_START + NEAR_END, np.inf, ends))
 
 
 def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> bool:
