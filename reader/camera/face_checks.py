@@ -177,10 +177,11 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
             return Verdict("ambiguous pips", 0.0, False)
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
-    if _cut_by_frame(fit, grey.shape):
-        return Verdict("occluded", 0.0, die_like())
-    if _stray_pip(face, others) or (fit.value == 1 and _lone_partner(face, lone, colours)):
-        return Verdict("ambiguous pips", 0.0, die_like())
+    else:
+        if _cut_by_frame(fit, grey.shape):
+            return Verdict("occluded", 0.0, die_like())
+        if _stray_pip(face, others):
+            return Verdict("ambiguous pips", 0.0, die_like())
     if median([p.edge_width for p in pips]) > BLUR_SLOPE * radius + BLUR_OFFSET:
         return Verdict("blurred", 0.0, die_like())
     if smear is None and fit.value >= 4 and fit.aspect - face.roundness > MAX_SMEAR:

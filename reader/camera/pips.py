@@ -354,8 +354,9 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
             retry.extend(pieces)
         retries.append(retry)
         holders.append(held)
-    found = [(parts + retry, first.joined(_held_pips(second, held))) for (parts, _, _), retry, first, second, held
-             in zip(firsts, retries, measured, _measured(retries, grey), holders)]
+    found = [(parts + retry, first.joined(_without_empty_holders(second, held)))
+             for (parts, _, _), retry, first, second, held in zip(firsts, retries, measured, _measured(retries, grey),
+                                                                  holders)]
     return [p for pips in _unmerged(found, grey) for p in pips if p is not None]
 
 
@@ -415,7 +416,7 @@ def _lit_pieces(part: PipPart, window: np.ndarray, level: float) -> list[PipPart
     return out
 
 
-def _held_pips(measured: _Measured, held: list[tuple[int, int, int]]) -> _Measured:
+def _without_empty_holders(measured: _Measured, held: list[tuple[int, int, int]]) -> _Measured:
     """``measured`` with the pieces of each face (``held``: where they start in it, how
     many, how many must be pips) that has too few pips among them dropped."""
     dropped = [i for start, count, need in held if sum(p is not None for p in measured.pips[start:start + count])
