@@ -77,6 +77,12 @@ SMEARED_CONFIDENCE = 0.6
 #: Highest confidence in a 1: a lone pip shows no layout to check, and clutter (a round
 #: mark, a key's symbol) can look like one.
 SINGLE_PIP_CONFIDENCE = 0.6
+#: A place that grey shows inked holds ink only if its colour lies at least this share of
+#: its grey's way from the body's towards the ink's (where the two differ in colour; see
+#: ``BodyColours.ink_share``): a pip shows both alike, a highlight only grey.
+MIN_INK_SHARE = 0.4
+#: ... and only if grey shows it at least this far from the ink towards the body (0 ink, 1 body).
+MIN_GLARE_LEVEL = 0.25
 #: How far out (in pip offsets, per axis) a pip place with its rim reaches: the corner
 #: pips sit 1 out, and a pip's rim about half an offset beyond its centre.
 PIP_PLACES_REACH = 1.6
@@ -205,7 +211,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
     # an empty place on a smeared pip's track may show that much of its ink, and no more
     empty_enough = MIN_EMPTY_SPOT * (1 - smear.ink_at(spots, pip_xy)) if smear is not None else MIN_EMPTY_SPOT
-    if spot_levels.size and (spot_levels < empty_enough).any():
+    if spot_levels.size and _glare_free_ink(spot_levels, empty_enough, spots, pips, colours).any():
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body):
         return Verdict("ambiguous pips", 0.0, die_like())
@@ -217,6 +223,28 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     if fit.value == 1:
         margins.append(SINGLE_PIP_CONFIDENCE)
     return Verdict(None, float(np.clip(min(margins), 0.0, 1.0)))
+
+
+def _glare_free_ink(levels: np.ndarray, empty_enough: float | np.ndarray, places: np.ndarray,
+                    pips: Sequence[Pip], colours: BodyColours | None) -> np.ndarray:
+    """Which of ``places`` (a face's empty places, with grey ``levels``: 0 ink, 1 body) hold
+    ink: less than ``empty_enough`` in grey and, where ink and body differ in colour, in
+    colour too. A place part covered by a pip shows as much of the ink's colour as of its
+    grey; a highlight (white light, on a dark die as bright as its coloured pips) shows its
+    grey alone.
+
+    Colour speaks only for a place part way from ink to body (one as light as the ink may
+    lie off the die, on the table), and only for a face of two or more ``pips``: a lone
+    pip's face is guessed, and its places may lie off it, on another face's highlight.
+    """
+    inked = levels < empty_enough
+    doubt = inked & (levels >= MIN_GLARE_LEVEL)
+    if colours is None or len(pips) < 2 or not doubt.any():
+        return inked
+    share = colours.ink_share(places[doubt], pips)
+    if share is not None:
+        inked[doubt] = share >= MIN_INK_SHARE * (1 - levels[doubt])
+    return inked
 
 
 def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:

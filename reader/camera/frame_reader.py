@@ -50,6 +50,9 @@ CLOSE_BLOCK_MIN = 9
 #: A 1's pip is at most this many times the radius of the frame's other pips (some dice
 #: have a bigger 1, up to about twice as big).
 MAX_ONE_RATIO = 3.0
+#: Grey levels of the body and of the ink in the image of a die's pips' colour alone (the
+#: contrast of light pips on a dark die).
+INK_IMAGE_BODY, INK_IMAGE_INK = 50, 210
 #: Why a die body whose pips form no face (motion blur, defocus) cannot be read.
 NO_READABLE_FACE = "no readable face"
 #: About this many pixels are read for the table's colour.
@@ -96,7 +99,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         # frame's pips are too small for the reduced size
         memo.scale = 1.0
         look = _read(image_bgr, grey, 1.0, find_pips(grey), namer)
-    readings, seen, table = look.readings, look.seen, look.table
+    readings, seen, radii, tentative, table = look.readings, look.seen, look.radii, look.tentative, look.table
     # dice whose pips motion blur wiped out still count: unreadable, not missed
     read = [r.center for r in readings if r.status is ReadStatus.OK]
     for body in pipless_bodies(image_bgr, read, [r.center for r in readings if r.status is not ReadStatus.OK]):
@@ -107,16 +110,21 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
         seen.append(np.empty((0, 2)))
-    return _closer_look(image_bgr, grey, readings, seen, namer, table)
+        radii.append(0.0)
+        tentative.append(False)
+    return _closer_look(image_bgr, grey, readings, seen, radii, tentative, namer, table)
 
 
 class _Look(NamedTuple):
     """What one look at a frame (or a crop) read: the readings, the centres of the pips each
-    was read from (in the frame's pixels), the table's colour, and whether the image was
-    searched too coarse (a 1 read on it holds pips at full size; it is dropped)."""
+    was read from and their radius (in the frame's pixels), the table's colour, and whether
+    the image was searched too coarse (a 1 read on it holds pips at full size; it is
+    dropped)."""
 
     readings: list[DieReading]
     seen: list[np.ndarray]
+    radii: list[float]
+    tentative: list[bool]
     table: np.ndarray | None
     too_coarse: bool
 
@@ -136,11 +144,13 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
     if table is None and namer is not None and candidates:
         table = table_reference(image_bgr, candidates)
     readings = []
-    for (_, value, reason, confidence), cand in zip(dice, candidates):
+    for (_, value, reason, confidence, _), cand in zip(dice, candidates):
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
                                    ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
-    return _Look(readings, [face.group.points * scale for face, *_ in dice], table, bool(blobs) and scale > 1)
+    return _Look(readings, [face.group.points * scale for face, *_ in dice],
+                 [face.group.radius * scale for face, *_ in dice], [die[4] for die in dice], table,
+                 bool(blobs) and scale > 1)
 
 
 def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
@@ -154,30 +164,56 @@ def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
 
 
 def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[np.ndarray],
-                 namer: ColourNamer | None, table: np.ndarray | None) -> list[DieReading]:
+                 radii: list[float], tentative: list[bool], namer: ColourNamer | None,
+                 table: np.ndarray | None) -> list[DieReading]:
     """The readings, each unreadable die read again at full size on a crop round it; the
     dice the crop reads there replace it (else it stays as it was). ``seen`` holds the
-    centres of the pips each reading was made from: a 1 read on the crop must account for
-    them (none of them may lie on its face but its own pip)."""
+    centres of the pips each reading was made from, ``radii`` their radius: a 1 read on the
+    crop must account for them (none of them may lie on its face but its own pip). A
+    ``tentative`` die the crop does not read is dropped.
+
+    Where those pips differ from their die in colour (red or gold pips on a black die),
+    a crop that reads nothing in grey is read again in that colour alone, which a
+    highlight does not change: in grey, glare on a dark die is as bright as its pips.
+    """
     h, w = grey.shape
     out = [r for r in readings if r.status is ReadStatus.OK]
-    for doubt, pips_seen in ((r, p) for r, p in zip(readings, seen) if r.status is not ReadStatus.OK):
+    for doubt, pips_seen, radius, maybe in ((r, p, q, t) for r, p, q, t in zip(readings, seen, radii, tentative)
+                                            if r.status is not ReadStatus.OK):
         x0, y0, x1, y1 = doubt.box
         side = max(x1 - x0, y1 - y0)
         cx0, cy0, cx1, cy1 = max(0, x0 - side), max(0, y0 - side), min(w, x1 + side), min(h, y1 + side)
-        crop, crop_grey = image_bgr[cy0:cy1, cx0:cx1], grey[cy0:cy1, cx0:cx1]
+        crop = image_bgr[cy0:cy1, cx0:cx1]
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
-        found = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table).readings
-        # the dice read where the doubtful one lies, and no die already read
-        here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
-                        box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
-                for r in found if r.status is ReadStatus.OK and x0 <= r.center[0] + cx0 <= x1
-                and y0 <= r.center[1] + cy0 <= y1]
-        here = [r for r in here if not any(_overlap(r, other) for other in out)
-                and not (r.value == 1 and _other_pip_on_face(r, pips_seen))]
-        out.extend(here or [doubt])
+        here: list[DieReading] = []
+        for crop_grey in _close_images(crop, grey[cy0:cy1, cx0:cx1], pips_seen - (cx0, cy0), radius):
+            found = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table).readings
+            # the dice read where the doubtful one lies, and no die already read
+            here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
+                            box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
+                    for r in found if r.status is ReadStatus.OK and x0 <= r.center[0] + cx0 <= x1
+                    and y0 <= r.center[1] + cy0 <= y1]
+            here = [r for r in here if not any(_overlap(r, other) for other in out)
+                    and not (r.value == 1 and _other_pip_on_face(r, pips_seen))]
+            if here:
+                break
+        out.extend(here or ([] if maybe else [doubt]))
     return out
+
+
+def _close_images(crop: np.ndarray, crop_grey: np.ndarray, pips: np.ndarray, radius: float) -> Iterator[np.ndarray]:
+    """The images a crop round a doubtful die is read on: its grey, then, where the die's
+    ``pips`` (centres in the crop, of ``radius``) differ from the body round them in colour,
+    that colour alone (see :class:`InkAxis`), mapped from ``INK_IMAGE_BODY`` (body) to
+    ``INK_IMAGE_INK`` (ink)."""
+    yield crop_grey
+    if not len(pips) or radius <= 0:
+        return  # a die seen by its body alone
+    axis = BodyColours(crop).ink_axis(pips, radius)
+    if axis is not None:
+        share = axis.share(crop)
+        yield np.clip(INK_IMAGE_BODY + (INK_IMAGE_INK - INK_IMAGE_BODY) * share, 0, 255).astype(np.uint8)
 
 
 def _other_pip_on_face(one: DieReading, pips: np.ndarray) -> bool:
@@ -197,9 +233,11 @@ def _overlap(a: DieReading, b: DieReading) -> bool:
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip],
-          colours: BodyColours) -> Iterator[tuple[FaceCandidate, int | None, str | None, float]]:
+          colours: BodyColours) -> Iterator[tuple[FaceCandidate, int | None, str | None, float, bool]]:
     """The faces that are dice, each with its value (None: unreadable), the reason it could
-    not be read and the confidence of the reading."""
+    not be read, the confidence of the reading, and whether it is only tentative: a face
+    that failed its checks, on no evidence of a die but its pips' colour (coloured pips on
+    a die of another colour), which is a die only if a closer look reads it."""
     grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
     # a lone blob many times the size of the frame's pips is a whole die (a light one on a
     # dark table, its pips smeared away), not a 1
@@ -209,14 +247,17 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
             continue
         if face.fit is None:
             if len(face.group.pips) >= MIN_PIPS_UNFIT_DIE and compact_body(face.group.pips, face.group.squash, grey):
-                yield face, None, face.reason, 0.0
+                yield face, None, face.reason, 0.0, False
             continue
         verdict = check_face(face, grey, pips, lone, colours)
         value = face.fit.value if verdict.reason is None else None
         # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
         if value is not None or (face.fit.value > 1 and verdict.die_like
                                  and compact_body(face.group.pips, face.group.squash, grey)):
-            yield face, value, verdict.reason, verdict.confidence
+            yield face, value, verdict.reason, verdict.confidence, False
+        elif len(face.group.pips) > 1 and colours.ink_axis(face.group.points, face.group.radius) is not None:
+            # glare on a dark die with coloured pips fails grey's checks
+            yield face, None, verdict.reason, 0.0, True
 
 
 def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, list[Pip]]:

@@ -1,0 +1,63 @@
+"""Dark dice with coloured pips (red or gold pips on a black die): in grey, the glare on such
+a die is as bright as its pips. What a highlight leaves of a colour (its redness and
+yellowness) tells glare from ink, and a die left unread is looked at again in its pips'
+colour alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reader.camera.body_colour import InkAxis, glare_free, ink_axis
+from reader.camera.render import DARK_LOOKS, LOOKS, NEUTRAL, WARM
+from tests.test_camera_light_dice import read_row
+
+
+def samples(bgr: tuple[float, float, float], light: tuple[float, float, float] = NEUTRAL) -> np.ndarray:
+    """A few noisy pixels of one colour under light of the given channel gains."""
+    rng = np.random.default_rng(5)
+    return np.clip(np.array(bgr) * light + rng.normal(0, 3, (12, 3)), 0, 255)
+
+
+def axis_of(look: str, light: tuple[float, float, float] = NEUTRAL) -> InkAxis | None:
+    die = {**LOOKS, **DARK_LOOKS}[look]
+    return ink_axis(samples(die.ink, light), samples(die.body, light))
+
+
+def test_white_light_added_leaves_the_glare_free_colour() -> None:
+    colour = np.array([40.0, 40.0, 210.0])
+    assert np.allclose(glare_free(colour + 90), glare_free(colour))
+
+
+@pytest.mark.parametrize("look", ["black/red", "black/gold"])
+def test_glare_on_a_dark_die_is_body_and_a_glared_pip_is_ink(look: str) -> None:
+    die = DARK_LOOKS[look]
+    axis = axis_of(look)
+    assert axis is not None
+    glare, glared_pip = np.array(die.body) + 110, np.clip(np.array(die.ink) + 40, 0, 255)
+    assert abs(float(axis.share(glare))) < 0.15
+    assert float(axis.share(glared_pip)) > 0.7
+
+
+def test_white_pips_on_a_red_die_differ_in_colour() -> None:
+    axis = axis_of("red")
+    assert axis is not None
+    # glare on the red body is no white pip
+    assert float(axis.share(np.array(LOOKS["red"].body) + 50)) < 0.15
+
+
+@pytest.mark.parametrize("look", ["white", "black", "grey"])
+@pytest.mark.parametrize("light", [NEUTRAL, WARM])
+def test_neutral_dice_give_colour_no_say_even_under_tinted_light(look: str, light: tuple[float, float, float]) -> None:
+    # warm light makes a white body redder than its black pips in proportion to its
+    # brightness: that is no difference of colour
+    assert axis_of(look, light) is None
+
+
+@pytest.mark.parametrize("table", ["felt", "grey"])
+def test_black_dice_with_red_pips_under_glare_are_read(table: str) -> None:
+    # dice 1 to 6 seen from above, lit with glare (in grey alone, none of these was read:
+    # the glare on each face counted as ink)
+    read = read_row("black/red", table, 60.0, 20.0)
+    assert sum(read.get(v) == v for v in range(1, 7)) >= 3, read
+    assert all(value in (None, truth) for truth, value in read.items()), read
