@@ -59,5 +59,7 @@ def test_black_dice_with_red_pips_under_glare_are_read(table: str) -> None:
     # dice 1 to 6 seen from above, lit with glare (in grey alone, none of these was read:
     # the glare on each face counted as ink)
     read = read_row("black/red", table, 60.0, 20.0)
-    assert sum(read.get(v) == v for v in range(1, 7)) >= 3, read
+    assert sum(read.get(v) == v for v in range(1, 7)) >= 4, read
+    # a lone red pip that grey's checks fail is looked at again in red alone
+    assert read.get(1) == 1, read
     assert all(value in (None, truth) for truth, value in read.items()), read

@@ -50,6 +50,8 @@ CLOSE_BLOCK_MIN = 9
 #: A 1's pip is at most this many times the radius of the frame's other pips (some dice
 #: have a bigger 1, up to about twice as big).
 MAX_ONE_RATIO = 3.0
+#: A crop round a doubtful die reaches at least this many pip radii past its box.
+CLOSE_REACH_RADII = 13
 #: Grey levels of the body and of the ink in the image of a die's pips' colour alone (the
 #: contrast of light pips on a dark die).
 INK_IMAGE_BODY, INK_IMAGE_INK = 50, 210
@@ -102,7 +104,9 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     readings, seen, radii, tentative, table = look.readings, look.seen, look.radii, look.tentative, look.table
     # dice whose pips motion blur wiped out still count: unreadable, not missed
     read = [r.center for r in readings if r.status is ReadStatus.OK]
-    for body in pipless_bodies(image_bgr, read, [r.center for r in readings if r.status is not ReadStatus.OK]):
+    # (a tentative die is no die yet: a body under it still counts)
+    doubtful = [r.center for r, maybe in zip(readings, tentative) if r.status is not ReadStatus.OK and not maybe]
+    for body in pipless_bodies(image_bgr, read, doubtful):
         cx, cy = body.quad.mean(axis=0)
         cand = DieCandidate(box=body.box, center=(float(cx), float(cy)), quad=body.quad,
                             contour=np.rint(body.quad).astype(np.int32).reshape(-1, 1, 2), body_mask=body.mask)
@@ -172,22 +176,28 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     crop must account for them (none of them may lie on its face but its own pip). A
     ``tentative`` die the crop does not read is dropped.
 
-    Where those pips differ from their die in colour (red or gold pips on a black die),
-    a crop that reads nothing in grey is read again in that colour alone, which a
-    highlight does not change: in grey, glare on a dark die is as bright as its pips.
+    Where those pips differ from their die in colour (red or gold pips on a black die,
+    white pips on a red one), the crop is also read in that colour alone, which a
+    highlight does not change (in grey, glare on a dark die is as bright as its pips):
+    after grey for an unreadable die, before it for a tentative one, which grey's checks
+    failed already.
     """
     h, w = grey.shape
     out = [r for r in readings if r.status is ReadStatus.OK]
     for doubt, pips_seen, radius, maybe in ((r, p, q, t) for r, p, q, t in zip(readings, seen, radii, tentative)
                                             if r.status is not ReadStatus.OK):
+        if any(_overlap(doubt, other) for other in out):
+            continue  # a die already read (or a side face's pips of one)
         x0, y0, x1, y1 = doubt.box
         side = max(x1 - x0, y1 - y0)
-        cx0, cy0, cx1, cy1 = max(0, x0 - side), max(0, y0 - side), min(w, x1 + side), min(h, y1 + side)
+        # a lone pip's face is only guessed: the crop reaches as far as a partner pip may lie
+        reach = max(side, round(CLOSE_REACH_RADII * radius))
+        cx0, cy0, cx1, cy1 = max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach)
         crop = image_bgr[cy0:cy1, cx0:cx1]
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
         here: list[DieReading] = []
-        for crop_grey in _close_images(crop, grey[cy0:cy1, cx0:cx1], pips_seen - (cx0, cy0), radius):
+        for crop_grey in _close_images(crop, grey[cy0:cy1, cx0:cx1], pips_seen - (cx0, cy0), radius, maybe):
             found = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table).readings
             # the dice read where the doubtful one lies, and no die already read
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
@@ -202,18 +212,17 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     return out
 
 
-def _close_images(crop: np.ndarray, crop_grey: np.ndarray, pips: np.ndarray, radius: float) -> Iterator[np.ndarray]:
-    """The images a crop round a doubtful die is read on: its grey, then, where the die's
+def _close_images(crop: np.ndarray, crop_grey: np.ndarray, pips: np.ndarray, radius: float,
+                  colour_first: bool) -> list[np.ndarray]:
+    """The images a crop round a doubtful die is read on: its grey and, where the die's
     ``pips`` (centres in the crop, of ``radius``) differ from the body round them in colour,
     that colour alone (see :class:`InkAxis`), mapped from ``INK_IMAGE_BODY`` (body) to
-    ``INK_IMAGE_INK`` (ink)."""
-    yield crop_grey
-    if not len(pips) or radius <= 0:
-        return  # a die seen by its body alone
-    axis = BodyColours(crop).ink_axis(pips, radius)
-    if axis is not None:
-        share = axis.share(crop)
-        yield np.clip(INK_IMAGE_BODY + (INK_IMAGE_INK - INK_IMAGE_BODY) * share, 0, 255).astype(np.uint8)
+    ``INK_IMAGE_INK`` (ink); the colour first if ``colour_first``."""
+    axis = BodyColours(crop).ink_axis(pips, radius) if len(pips) and radius > 0 else None
+    if axis is None:
+        return [crop_grey]
+    ink = np.clip(INK_IMAGE_BODY + (INK_IMAGE_INK - INK_IMAGE_BODY) * axis.share(crop), 0, 255).astype(np.uint8)
+    return [ink, crop_grey] if colour_first else [crop_grey, ink]
 
 
 def _other_pip_on_face(one: DieReading, pips: np.ndarray) -> bool:
@@ -255,8 +264,10 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
         if value is not None or (face.fit.value > 1 and verdict.die_like
                                  and compact_body(face.group.pips, face.group.squash, grey)):
             yield face, value, verdict.reason, verdict.confidence, False
-        elif len(face.group.pips) > 1 and colours.ink_axis(face.group.points, face.group.radius) is not None:
-            # glare on a dark die with coloured pips fails grey's checks
+        elif colours.ink_axis(face.group.points, face.group.radius) is not None:
+            # pips of another colour than the body round them are evidence of a die; grey's
+            # checks may have failed them on glare (as bright as a dark die's coloured pips)
+            # or at the reduced size
             yield face, None, verdict.reason, 0.0, True
 
 
