@@ -198,12 +198,14 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
         here: list[DieReading] = []
         for crop_grey in _close_images(crop, grey[cy0:cy1, cx0:cx1], pips_seen - (cx0, cy0), radius, maybe):
-            found = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table).readings
-            # the dice read where the doubtful one lies, and no die already read
+            look = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table)
+            # the dice read where the doubtful one lies (a tentative one's guessed face may
+            # be off its die's: there, a die read from its pips), and no die already read
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
                             box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
-                    for r in found if r.status is ReadStatus.OK and x0 <= r.center[0] + cx0 <= x1
-                    and y0 <= r.center[1] + cy0 <= y1]
+                    for r, own in zip(look.readings, look.seen) if r.status is ReadStatus.OK
+                    and (_holds(own + (cx0, cy0), pips_seen, radius) if maybe
+                         else x0 <= r.center[0] + cx0 <= x1 and y0 <= r.center[1] + cy0 <= y1)]
             here = [r for r in here if not any(_overlap(r, other) for other in out)
                     and not (r.value == 1 and _other_pip_on_face(r, pips_seen))]
             if here:
@@ -233,6 +235,13 @@ def _other_pip_on_face(one: DieReading, pips: np.ndarray) -> bool:
     inside = (pips[:, 0] >= x0) & (pips[:, 0] <= x1) & (pips[:, 1] >= y0) & (pips[:, 1] <= y1)
     away = np.hypot(pips[:, 0] - one.center[0], pips[:, 1] - one.center[1]) > OWN_PIP_SHARE * half
     return bool((inside & away).any())
+
+
+def _holds(own: np.ndarray, pips: np.ndarray, radius: float) -> bool:
+    """Whether a face whose pips lie at ``own`` holds all of ``pips`` (centres; pips of
+    ``radius``) as its own."""
+    apart = np.hypot(pips[:, None, 0] - own[None, :, 0], pips[:, None, 1] - own[None, :, 1])
+    return bool(len(own)) and bool((apart.min(axis=1) <= radius).all())
 
 
 def _overlap(a: DieReading, b: DieReading) -> bool:
