@@ -262,13 +262,29 @@ def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:
 
 def _mottled(pip: Pip, grey: np.ndarray) -> bool:
     """Whether the blob's inside is far from one level: a printed pip is one ink, while a
-    small light die on a dark table (a blob too, with the table round it) holds its pips."""
-    offsets = _INSIDE * (INSIDE_REACH * pip.radius)
+    small light die on a dark table (a blob too, with the table round it) holds its pips.
+    The inside is read out to ``INSIDE_REACH`` of the blob's own radius (see
+    :func:`_own_radius`): a small pip's blurred rim is a large part of the blob as cut."""
+    offsets = _INSIDE * (INSIDE_REACH * _own_radius(pip, grey))
     points = np.array([pip.x, pip.y]) + offsets
     inside, patches = _patches(grey, points, 0.0)
     if inside.sum() < len(points) // 2:
         return False
     return float(patches.std()) > MOTTLED * pip.contrast
+
+
+def _own_radius(pip: Pip, grey: np.ndarray) -> float:
+    """The blob's radius at half its own contrast (halfway between its ring and its inside's
+    level), at most the radius it was cut at. A blob is cut halfway between its ink and
+    the wider surroundings: a pip on a light die on a dark table is cut nearer the table
+    than its face, its blurred rim taken in."""
+    half = math.ceil(pip.radius)
+    inside, patches = _patches(grey, np.array([pip.x, pip.y]), half)
+    if not inside.all():
+        return pip.radius
+    level = (pip.level + pip.ring) / 2
+    beyond = np.count_nonzero(patches < level if pip.dark else patches > level)
+    return min(pip.radius, math.sqrt(beyond / math.pi))
 
 
 _INSIDE = np.array([[x, y] for x in np.linspace(-1, 1, 5) for y in np.linspace(-1, 1, 5) if x * x + y * y <= 1.0])

@@ -18,7 +18,7 @@ from reader.camera.die_body import compact_body
 from reader.camera.face_checks import check_face
 from reader.camera.pip_groups import group_pips
 from reader.camera.pipless_dice import pipless_bodies
-from reader.camera.pips import Pip, find_pips, held_pips, typical_pip_radius
+from reader.camera.pips import MIN_HELD_PIPS, Pip, find_pips, held_pips, typical_pip_radius
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
 #: Names a die's colour: (image_bgr, candidate, table_reference_bgr or None) -> (name, confidence).
@@ -292,7 +292,12 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
         pips = find_pips(work)
         radii = [p.radius for p in pips if p.roundness > 0.7]
         if radii and median(radii) >= MIN_WORK_RADIUS:
-            if median(radii) <= RESIZE_RADIUS or not _whole_dice(pips, grey, grey.shape[1] / size[0]):
+            # a frame sized afresh and reduced as far as allowed, whose pips still come out
+            # bigger than WORK_RADIUS, may have been sized on whole small dice: at half size
+            # their own pips are too small to show, and the dice look like big pips
+            sized_on_dice = remembered is None and scale <= MIN_WORK_SCALE and median(radii) > WORK_RADIUS
+            doubtful = sized_on_dice or median(radii) > RESIZE_RADIUS
+            if not doubtful or not _whole_dice(pips, grey, grey.shape[1] / size[0]):
                 # pips much bigger than needed: the dice came nearer, size them afresh next time
                 memo.scale = scale if median(radii) <= RESIZE_RADIUS else None
                 return work, grey.shape[1] / size[0], pips
@@ -311,12 +316,16 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
 
 
 def _whole_dice(pips: list[Pip], grey: np.ndarray, scale: float) -> bool:
-    """Whether most of the ``WHOLE_DICE_SAMPLE`` clearest round pips (found on an image
-    ``1 / scale`` the size of ``grey``) hold pips at full size: they are whole dice."""
-    clearest = sorted((p for p in pips if p.roundness > 0.7), key=lambda p: -p.contrast)[:WHOLE_DICE_SAMPLE]
-    whole = sum(bool(held_pips(replace(p, x=p.x * scale, y=p.y * scale, radius=p.radius * scale), grey))
-                for p in clearest)
-    return 2 * whole > len(clearest)
+    """Whether the ``WHOLE_DICE_SAMPLE`` clearest pips (found on an image ``1 / scale`` the
+    size of ``grey``) are whole dice: at full size, one of them holds ``MIN_HELD_PIPS``
+    pips or more (a pip holds none, or a glint), or at least half of them hold a pip (a
+    small die showing 1 holds one; a frame of a few small dice has few blobs, among them
+    the pips of its 1s). A die seen obliquely, or a pair of touching dice, is no round
+    blob: all the clearest count."""
+    clearest = sorted(pips, key=lambda p: -p.contrast)[:WHOLE_DICE_SAMPLE]
+    held = [len(held_pips(replace(p, x=p.x * scale, y=p.y * scale, radius=p.radius * scale), grey))
+            for p in clearest]
+    return max(held, default=0) >= MIN_HELD_PIPS or 2 * sum(count > 0 for count in held) >= len(held) > 0
 
 
 def _scale_for(grey: np.ndarray) -> float:

@@ -19,7 +19,8 @@ from reader.camera.pip_measures import MIN_CONTRAST, Pip, PipPart, measure_parts
 from reader.camera.pip_split import (MIN_PIECE_ROUNDNESS, beyond, ellipse_variances, is_long, may_hold_pips, outlines,
                                      pieces_of, typical_areas)
 
-__all__ = ["MIN_CONTRAST", "MIN_PIP_AREA", "Pip", "find_pips", "held_pips", "pip_block_size", "typical_pip_radius"]
+__all__ = ["MIN_CONTRAST", "MIN_HELD_PIPS", "MIN_PIP_AREA", "Pip", "find_pips", "held_pips", "pip_block_size",
+           "typical_pip_radius"]
 
 #: Smallest pip area in pixels that can still be told from noise.
 MIN_PIP_AREA = 6
