@@ -83,6 +83,9 @@ SINGLE_PIP_CONFIDENCE = 0.6
 MIN_INK_SHARE = 0.4
 #: ... and only if grey shows it at least this far from the ink towards the body (0 ink, 1 body).
 MIN_GLARE_LEVEL = 0.25
+#: A place whose colour lies this far from the body's towards the ink's holds a pip; a
+#: lone coloured pip's other places are looked for at these multiples of a typical face.
+MIN_PLACE_INK, INK_PLACE_SCALES = 0.5, (1.0, 1.3)
 #: How far out (in pip offsets, per axis) a pip place with its rim reaches: the corner
 #: pips sit 1 out, and a pip's rim about half an offset beyond its centre.
 PIP_PLACES_REACH = 1.6
@@ -92,6 +95,9 @@ STRAY_REACH = 1.9
 #: A pip down to ``1 / MAX_SMALL_STRAY`` of the face's pips' radius is stray too when it
 #: lies within ``SMALL_STRAY_REACH`` of the face's centre (in pip offsets, per axis).
 MAX_SMALL_STRAY, SMALL_STRAY_REACH = 2.5, 1.2
+#: A lone pip's face is refused for a stray up to this many times its pip's size: a
+#: highlight spreads a small coloured pip over twice its size, or more.
+MAX_ONE_STRAY_RATIO = 2.5
 #: Pips less round than this mean the face is seen too edge-on: a cocked die.
 MIN_FACE_ROUNDNESS = 0.45
 #: Pips of a real face sit at least this many pip radii apart along a face axis (the pips
@@ -179,7 +185,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
             return Verdict("no pip", 0.0, False)  # a small die on a table of the other polarity
         if _cut_by_frame(fit, grey.shape):
             return Verdict("occluded", 0.0, False)
-        if _stray_pip(face, others) or _lone_partner(face, lone, colours):
+        if (_stray_pip(face, others) or _lone_partner(face, lone, colours) or _glare_by_ink(face, others, colours)
+                or _ink_beside(face, colours)):
             return Verdict("ambiguous pips", 0.0, False)
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
@@ -302,25 +309,57 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
     not grouped with them lie on it)."""
     own = set(map(id, face.group.pips))
     radius, dark = face.group.radius, face.group.pips[0].dark
-    (a, b), (c, d) = _typical_axes(face.fit)
-    det = a * d - b * c
+    axes = _typical_axes(face.fit)
     cx, cy = face.centre
     # a lone pip's face is only guessed: anything like a pip out to its edge counts
     reach = FACE_HALF if face.fit.value == 1 else STRAY_REACH
+    biggest = MAX_ONE_STRAY_RATIO if face.fit.value == 1 else MAX_RADIUS_RATIO
     for p in others:
         ratio = p.radius / radius
-        if id(p) in own or p.dark != dark or not 1 / MAX_SMALL_STRAY <= ratio <= MAX_RADIUS_RATIO:
+        if id(p) in own or p.dark != dark or not 1 / MAX_SMALL_STRAY <= ratio <= biggest:
             continue
         # a much smaller pip counts between the face's pips: the face's "pips" may be pips
         # run together, or pips of two dice, with the real ones between them
         near = reach if ratio >= 1 / MAX_RADIUS_RATIO else SMALL_STRAY_REACH
         if face.fit.value == 1 and ratio > 1:
-            near *= ratio  # a bigger pip alike means a bigger face (a highlight shrank this pip)
-        # the pip's place in the face's own units (the inverse of the face's axes)
-        dx, dy = p.x - cx, p.y - cy
-        if abs(d * dx - b * dy) < near * abs(det) and abs(a * dy - c * dx) < near * abs(det):
+            # a bigger pip alike means a bigger face (a highlight shrank this pip)
+            near *= min(ratio, MAX_RADIUS_RATIO)
+        if _within(axes, p.x - cx, p.y - cy, near):
             return True
     return False
+
+
+def _glare_by_ink(face: FaceCandidate, others: Sequence[Pip], colours: BodyColours | None) -> bool:
+    """Whether a lone blob is a highlight beside coloured pips: it has its body's colour
+    (white light on a black die has), while a smaller blob of its polarity on its face has
+    a colour of its own (a red or gold pip, which glare may spread or shrink)."""
+    (pip,) = face.group.pips
+    if colours is None or colours.ink_axis(np.array([pip.x, pip.y]), pip.radius) is not None:
+        return False
+    axes = _typical_axes(face.fit)
+    return any(p is not pip and p.dark == pip.dark and p.radius < pip.radius
+               and _within(axes, p.x - pip.x, p.y - pip.y, FACE_HALF)
+               and colours.ink_axis(np.array([p.x, p.y]), p.radius) is not None for p in others)
+
+
+def _ink_beside(face: FaceCandidate, colours: BodyColours | None) -> bool:
+    """Whether a lone pip of a colour of its own (a red pip on a black die) has that colour
+    at another pip place of a typical face round it: pips that glare hid from grey, whose
+    colour it does not hide."""
+    if colours is None:
+        return False
+    # pips may lie further apart, in their radii, than on a typical die
+    places = face.fit.centre + np.vstack([_EMPTY_SPOTS[1] * k for k in INK_PLACE_SCALES]) @ _typical_axes(face.fit).T
+    share = colours.ink_share(places, face.group.pips)
+    return share is not None and bool((share >= MIN_PLACE_INK).any())
+
+
+def _within(axes: np.ndarray, dx: float, dy: float, reach: float) -> bool:
+    """Whether the step (``dx``, ``dy``) from a face's centre stays within ``reach`` of it
+    along both of its ``axes`` (in the face's own units: the inverse of its axes)."""
+    (a, b), (c, d) = axes
+    det = abs(a * d - b * c)
+    return abs(d * dx - b * dy) < reach * det and abs(a * dy - c * dx) < reach * det
 
 
 def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) -> bool:
