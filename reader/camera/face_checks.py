@@ -86,6 +86,9 @@ MIN_GLARE_LEVEL = 0.25
 #: A place whose colour lies this far from the body's towards the ink's holds a pip; a
 #: lone coloured pip's other places are looked for at these multiples of a typical face.
 MIN_PLACE_INK, INK_PLACE_SCALES = 0.5, (1.0, 1.3)
+#: Pips smaller than this (radius, pixels) are sampled a pixel at a time where a bigger
+#: face's pips are looked for: a 3 x 3 mean spreads a blurred 2-pixel pip into the body.
+SMALL_PIP_RADIUS = 3.0
 #: How far out (in pip offsets, per axis) a pip place with its rim reaches: the corner
 #: pips sit 1 out, and a pip's rim about half an offset beyond its centre.
 PIP_PLACES_REACH = 1.6
@@ -389,7 +392,8 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
     # each place's samples: a few about it (it is only foreseen: the darkest stands for it),
     # then a ring round it
     samples = places[:, None, :] + radius * _PLACE_SAMPLES[None]
-    levels = _levels(grey, samples.reshape(-1, 2), max(1.0, 0.5 * radius), ink, body).reshape(len(places), -1)
+    size = 0.5 * radius if radius >= SMALL_PIP_RADIUS else 0.0
+    levels = _levels(grey, samples.reshape(-1, 2), size, ink, body).reshape(len(places), -1)
     nudged, around = levels[:, :len(_NUDGES)], levels[:, len(_NUDGES):]
     centre = np.where(np.isnan(nudged), np.inf, nudged).min(axis=1)
     # places off the frame's edge have no level (NaN) and say nothing; a ring wholly off it
