@@ -86,8 +86,8 @@ MIN_GLARE_LEVEL = 0.25
 #: A place whose colour lies this far from the body's towards the ink's holds a pip; a
 #: lone coloured pip's other places are looked for at these multiples of a typical face.
 MIN_PLACE_INK, INK_PLACE_SCALES = 0.5, (1.0, 1.3)
-#: Pips smaller than this (radius, pixels) are sampled a pixel at a time where a bigger
-#: face's pips are looked for: a 3 x 3 mean spreads a blurred 2-pixel pip into the body.
+#: Places that may hold pips smaller than this (radius, pixels) are sampled a pixel at a
+#: time: a 3 x 3 mean spreads a blurred 2-pixel pip into the body.
 SMALL_PIP_RADIUS = 3.0
 #: How far out (in pip offsets, per axis) a pip place with its rim reaches: the corner
 #: pips sit 1 out, and a pip's rim about half an offset beyond its centre.
@@ -216,7 +216,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
             spots = np.vstack([spots, fit_layout(face.group.points).to_image(_EMPTY_SPOTS[fit.value])])
         except LayoutError as err:
             return Verdict(str(err), 0.0, die_like())
-    spot_levels = _levels(grey, spots, max(1.0, 0.5 * radius), ink, body)
+    spot_levels = _levels(grey, spots, _sample_size(radius), ink, body)
     if np.isnan(spot_levels).any() or not seen.size or seen.size < MIN_BODY_SHARE * len(body_levels):
         return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
     # an empty place on a smeared pip's track may show that much of its ink, and no more
@@ -392,8 +392,7 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
     # each place's samples: a few about it (it is only foreseen: the darkest stands for it),
     # then a ring round it
     samples = places[:, None, :] + radius * _PLACE_SAMPLES[None]
-    size = 0.5 * radius if radius >= SMALL_PIP_RADIUS else 0.0
-    levels = _levels(grey, samples.reshape(-1, 2), size, ink, body).reshape(len(places), -1)
+    levels = _levels(grey, samples.reshape(-1, 2), _sample_size(radius), ink, body).reshape(len(places), -1)
     nudged, around = levels[:, :len(_NUDGES)], levels[:, len(_NUDGES):]
     centre = np.where(np.isnan(nudged), np.inf, nudged).min(axis=1)
     # places off the frame's edge have no level (NaN) and say nothing; a ring wholly off it
@@ -465,6 +464,12 @@ def _empty_spots(value: int) -> np.ndarray:
 
 
 _EMPTY_SPOTS = {value: _empty_spots(value) for value in CANONICAL}
+
+
+def _sample_size(radius: float) -> float:
+    """Half the side of the square a place that may hold a pip of ``radius`` is sampled on:
+    half the radius, or a single pixel for a pip smaller than ``SMALL_PIP_RADIUS``."""
+    return 0.5 * radius if radius >= SMALL_PIP_RADIUS else 0.0
 
 
 def _levels(grey: np.ndarray, points: np.ndarray, radius: float, ink: float, body: float) -> np.ndarray:
