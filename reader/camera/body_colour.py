@@ -1,14 +1,16 @@
-"""The colour of a die's body round a pip, read from the frame in colour.
+"""The colour of a die's body round a pip, and of its ink, read from the frame in colour.
 
 The reader finds and groups pips in grey, where a red die and a purple one touching can
 look alike. A face's pips all lie on one body colour, so two pips on bodies of clearly
 different hues lie on two dice: that settles what grey leaves open (two touching dice
-showing 1 each, or a 2 whose pips lie far apart).
+showing 1 each, or a 2 whose pips lie far apart). A die's pips are all of one ink too:
+two black dice touching, one with red pips and one with gold, are two dice, however
+alike their bodies (and the red pips, darker in grey, are no shaded gold ones).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,9 +22,16 @@ from reader.camera.pips import Pip
 RING_RADII = 2.2
 #: Sample points on the ring.
 RING_POINTS = 12
+#: A pip's ink (or any place's colour) is sampled at its centre and on a circle this share
+#: of its radius out (well inside its rim, which the camera blurs into the body; a pixel's
+#: colour is noisy, and JPEG keeps colour at half the resolution).
+INK_RADII = 0.4
 #: Bodies less colourful than this (CIELAB chroma) are white, grey or black: their hue says
 #: nothing.
 NEUTRAL_CHROMA = 12.0
+#: An ink at least this colourful (CIELAB chroma) shows its hue through the camera's noise
+#: and the light's tint; inks this much apart in chroma differ.
+INK_CHROMA = 2 * NEUTRAL_CHROMA
 #: Two colourful bodies whose hues differ by more than this (degrees) are two dice; lighting
 #: and white balance turn a hue far less.
 HUE_APART = 40.0
@@ -36,10 +45,8 @@ MIN_INK_TINT = 0.15
 
 _ANGLES = np.linspace(0, 2 * np.pi, RING_POINTS, endpoint=False)
 _RING = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
-#: A place's colour is averaged over it and four points this many pip radii about it (a
-#: pixel's colour is noisy, and JPEG keeps colour at half the resolution).
-INK_NUDGE = 0.4
-_NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
+#: The ink's sample points, in pip radii: the centre and a circle round it.
+_INK_SPOTS = np.vstack([[0.0, 0.0], INK_RADII * _RING[::3]])
 
 
 class BodyColours:
@@ -50,17 +57,27 @@ class BodyColours:
         self._image = image_bgr
         self._scale = scale
         self._known: dict[int, np.ndarray] = {}
+        self._inks: dict[int, np.ndarray] = {}
 
     def lab(self, pips: Sequence[Pip]) -> np.ndarray:
         """CIELAB of the median colour on a ring round each pip, past its rim (N x 3)."""
-        missing = [p for p in pips if id(p) not in self._known]
+        return self._median_lab(pips, RING_RADII * _RING, self._known)
+
+    def ink_lab(self, pips: Sequence[Pip]) -> np.ndarray:
+        """CIELAB of the median colour inside each pip: its ink (N x 3)."""
+        return self._median_lab(pips, _INK_SPOTS, self._inks)
+
+    def _median_lab(self, pips: Sequence[Pip], spots: np.ndarray, known: dict[int, np.ndarray]) -> np.ndarray:
+        """CIELAB of the median colour at ``spots`` (in pip radii from each pip's centre),
+        remembered in ``known`` by pip."""
+        missing = [p for p in pips if id(p) not in known]
         if missing:
             centres = np.array([(p.x, p.y) for p in missing], float)
             radii = np.array([p.radius for p in missing], float)
-            rings = centres[:, None, :] + _RING[None] * RING_RADII * radii[:, None, None]
-            for pip, lab in zip(missing, bgr_to_lab(np.median(self._bgr_at(rings), axis=1))):
-                self._known[id(pip)] = lab
-        return np.array([self._known[id(p)] for p in pips], np.float32).reshape(-1, 3)
+            points = centres[:, None, :] + spots[None] * radii[:, None, None]
+            for pip, lab in zip(missing, bgr_to_lab(np.median(self._bgr_at(points), axis=1))):
+                known[id(pip)] = lab
+        return np.array([known[id(p)] for p in pips], np.float32).reshape(-1, 3)
 
     def lab_at(self, points: np.ndarray) -> np.ndarray:
         """CIELAB of the frame at points given in the pips' coordinates (any leading shape)."""
@@ -71,7 +88,7 @@ class BodyColours:
         pips' coordinates) of ``radius`` to the colour of their ink; None when the two are too
         alike for colour to tell them apart."""
         centres = np.asarray(centres, float).reshape(-1, 2)
-        return ink_axis(self._bgr_at(centres[:, None] + INK_NUDGE * radius * _NUDGES),
+        return ink_axis(self._bgr_at(centres[:, None] + radius * _INK_SPOTS),
                         self._bgr_at(centres[:, None] + RING_RADII * radius * _RING))
 
     def ink_share(self, points: np.ndarray, pips: Sequence[Pip]) -> np.ndarray | None:
@@ -83,8 +100,7 @@ class BodyColours:
         axis = self.ink_axis(np.array([(p.x, p.y) for p in pips], float), radius)
         if axis is None:
             return None
-        nudges = INK_NUDGE * radius * _NUDGES
-        return axis.share(self._bgr_at(np.asarray(points, float)[:, None] + nudges).mean(axis=1))
+        return axis.share(self._bgr_at(np.asarray(points, float)[:, None] + radius * _INK_SPOTS).mean(axis=1))
 
     def _bgr_at(self, points: np.ndarray) -> np.ndarray:
         h, w = self._image.shape[:2]
@@ -96,10 +112,32 @@ class BodyColours:
     def apart_pairs(self, pips: Sequence[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """For each pair (``pips[first[k]]``, ``pips[second[k]]``), whether the two lie on
         bodies of clearly different colours."""
-        used = np.union1d(first, second)
-        lab = np.zeros((len(pips), 3), np.float32)
-        lab[used] = self.lab([pips[k] for k in used])
-        return colours_apart(lab[first], lab[second])
+        body = self._labs_of(self.lab, pips, first, second)
+        return colours_apart(body[first], body[second])
+
+    def inks_apart_pairs(self, pips: Sequence[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """For each pair (``pips[first[k]]``, ``pips[second[k]]``), whether the two are light
+        pips on bodies of no colour (a black or grey die's) of clearly different inks (see
+        :func:`inks_apart`). Nothing is told otherwise: on a colourful body an ink takes the
+        body's hue where it blurs into it, and a dark ink's hue is the camera's noise."""
+        body = self._labs_of(self.lab, pips, first, second)
+        plain = (np.hypot(body[:, 1], body[:, 2]) < NEUTRAL_CHROMA) & np.array([not p.dark for p in pips], bool)
+        asked = plain[first] & plain[second]
+        out = np.zeros(len(first), bool)
+        if asked.any():
+            first, second = first[asked], second[asked]
+            ink = self._labs_of(self.ink_lab, pips, first, second)
+            out[asked] = inks_apart(ink[first], body[first], ink[second], body[second])
+        return out
+
+    @staticmethod
+    def _labs_of(lab: Callable[[Sequence[Pip]], np.ndarray], pips: Sequence[Pip], first: np.ndarray,
+                 second: np.ndarray) -> np.ndarray:
+        """``lab`` of the pips the pairs name, by index into ``pips`` (zero for the others)."""
+        used = np.union1d(first, second).astype(int)
+        out = np.zeros((len(pips), 3), np.float32)
+        out[used] = lab([pips[k] for k in used])
+        return out
 
     def apart(self, a: Pip, b: Pip) -> bool:
         """Whether the two pips lie on bodies of clearly different colours."""
@@ -144,6 +182,21 @@ def glare_free(bgr: np.ndarray) -> np.ndarray:
     shape, last axis 3 -> 2): what white light added (a highlight, glare) leaves as it was."""
     b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
     return np.stack([r - g, (r + g) / 2 - b], axis=-1)
+
+
+def inks_apart(ink_a: np.ndarray, body_a: np.ndarray, ink_b: np.ndarray, body_b: np.ndarray) -> np.ndarray:
+    """Whether light inks (CIELAB, N x 3) on bodies of no colour are clearly different:
+    colourful inks of hues far apart, or a colourful ink and one of no colour that stands
+    out from its body at least as much. A coloured ink blurred into a neutral body, or
+    shaded, keeps its hue but fades towards the body's level and grey; it does not stand
+    out more."""
+    chroma_a, chroma_b = np.hypot(ink_a[:, 1], ink_a[:, 2]), np.hypot(ink_b[:, 1], ink_b[:, 2])
+    hued = (np.minimum(chroma_a, chroma_b) >= INK_CHROMA) & colours_apart(ink_a, ink_b)
+    stands_a, stands_b = np.abs(ink_a[:, 0] - body_a[:, 0]), np.abs(ink_b[:, 0] - body_b[:, 0])
+    # the less colourful ink stands out at least as much as the more colourful one
+    plain_clearer = np.where(chroma_a < chroma_b, stands_a >= stands_b, stands_b >= stands_a)
+    return hued | ((np.minimum(chroma_a, chroma_b) < INK_CHROMA) & (np.abs(chroma_a - chroma_b) > INK_CHROMA)
+                   & plain_clearer)
 
 
 def colours_apart(first: np.ndarray, second: np.ndarray) -> np.ndarray:

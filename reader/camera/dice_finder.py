@@ -51,6 +51,10 @@ SIDE_FLATNESS, SIDE_FAINTNESS = 0.75, 0.6
 #: A top face whose pips are at least this round is seen from steeply above (about 55
 #: degrees or more), where its die's front face would show clearly flatter.
 STEEP_VIEW = 0.8
+#: Two faces whose pips' roundness squared adds up to at least this are both seen from
+#: steeply above: of one die's faces at right angles, the squares add up to about 1 at
+#: most (small flat pips, blurred, measure rounder than they are: up to about 1.3).
+FACES_UP_SQUARES = 1.5
 #: A face towards the camera from a top face, lit at most this fraction as bright, is its
 #: front face up to this many half-sides out (a camera 25 degrees above the table sees a
 #: front face's centre about 3.1 half-sides out in the top face's units).
@@ -123,8 +127,10 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
 
     Light settles what shape leaves open: a later face clearly brighter than the kept faces
     of its die replaces them (they were its shaded sides), unless the shapes make it their
-    side face; and a kept face clearly darker than another of its die, close to it, is
-    dropped.
+    side face or they lie where no side face of its die is seen (another die's top faces,
+    of a darker colour); and a kept face clearly darker than another of its die, close to
+    it, is dropped. Light never parts two faces both seen from steeply above: a die shows
+    no two faces that round, so they are two dice's tops, however differently lit.
     """
     order = sorted(faces, key=lambda f: (-round(f.roundness, 2), -len(f.group.pips)))
     # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
@@ -137,8 +143,9 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
         if not tops:
             kept.append(i)
         elif all(pairs.shaded(top, i) and not pairs.side_by_shape(i, top) for top in tops):
-            # the rounder faces were the die's shaded sides: this brighter one is its top
-            kept = [k for k in kept if k not in tops] + [i]
+            # this brighter face is no shaded side of the rounder ones: they were its die's
+            # shaded sides, unless they are another die's top faces
+            kept = [k for k in kept if k not in tops or pairs.other_top(k, i)] + [i]
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
     # faces of one die, the one towards the camera is the side face whatever their shapes
     return [order[i] for i in kept if not any(j != i and (pairs.in_front_of(i, j) or pairs.shaded_side(i, j))
@@ -147,21 +154,29 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
 
 def _one_die(faces: list[FaceCandidate]) -> np.ndarray:
     """For every pair of faces, whether they may be faces of one die: pips of one size (a
-    pip's long axis is not foreshortened; a 1 may be printed larger), of one polarity, on
-    bodies lit within ``MIN_SIDE_LIGHT`` of each other. A face turned from the light is
-    darker in body and ink alike; where the bodies differ much, the pip contrasts must
-    shrink with them (a black die beside a red one, both with white pips, is another die,
-    not the red one's shaded side)."""
+    pip's long axis is not foreshortened; a 1 may be printed larger), of one polarity,
+    lit alike (:func:`_lit_alike`) on their bodies or on the brighter of body and ink: a
+    dark die's light pips show its light better than its black body, which a highlight
+    lights unevenly, but a side face's tiny pips blur into the body."""
     length = np.array([f.pip_length for f in faces])
     dark = np.array([f.group.pips[0].dark for f in faces])
-    body = np.log(np.maximum([f.group.body_level for f in faces], 1.0))
-    contrast = np.log(np.maximum([abs(f.group.body_level - f.group.pip_level) for f in faces], 1.0))
-    shading = body[:, None] - body[None, :]
-    fading = contrast[:, None] - contrast[None, :]
+    contrast = np.array([abs(f.group.body_level - f.group.pip_level) for f in faces])
     sized = np.abs(np.log(length[:, None] / length[None, :])) <= np.log(MAX_RADIUS_RATIO)
-    lit_alike = (np.abs(shading) <= -np.log(MIN_SIDE_LIGHT)) & (
-        (np.abs(shading) <= -np.log(CLEAR_SHADE)) | (np.abs(shading - fading) <= np.log(MAX_LIGHT_MISMATCH)))
+    lit_alike = (_lit_alike(np.array([f.group.body_level for f in faces]), contrast)
+                 | _lit_alike(np.array([f.group.light for f in faces]), contrast))
     return sized & (dark[:, None] == dark[None, :]) & lit_alike
+
+
+def _lit_alike(levels: np.ndarray, contrast: np.ndarray) -> np.ndarray:
+    """For every pair of faces, whether their ``levels`` are within ``MIN_SIDE_LIGHT`` of
+    each other. A face turned from the light is darker in body and ink alike; where the
+    levels differ much, the pip ``contrast`` must shrink with them (a black die beside a
+    red one, both with white pips, is another die, not the red one's shaded side)."""
+    level, fade = np.log(np.maximum(levels, 1.0)), np.log(np.maximum(contrast, 1.0))
+    shading = level[:, None] - level[None, :]
+    fading = fade[:, None] - fade[None, :]
+    return (np.abs(shading) <= -np.log(MIN_SIDE_LIGHT)) & (
+        (np.abs(shading) <= -np.log(CLEAR_SHADE)) | (np.abs(shading - fading) <= np.log(MAX_LIGHT_MISMATCH)))
 
 
 class _Pairs:
@@ -187,9 +202,10 @@ class _Pairs:
         self.same = _one_die(faces)
         if colours is not None:
             # only faces close enough to be one die are worth a look at their colours
-            for i, j in zip(*np.nonzero(np.triu(self.same & (self.units < FRONT_REACH * FACE_HALF), 1))):
-                if colours.apart(faces[i].group.pips[0], faces[j].group.pips[0]):
-                    self.same[i, j] = self.same[j, i] = False
+            first, second = np.nonzero(np.triu(self.same & (self.units < FRONT_REACH * FACE_HALF), 1))
+            pips = [f.group.pips[0] for f in faces]
+            apart = colours.apart_pairs(pips, first, second) | colours.inks_apart_pairs(pips, first, second)
+            self.same[first[apart], second[apart]] = self.same[second[apart], first[apart]] = False
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         self.along = unit_steps @ self._towards_camera(unit_steps)
 
@@ -241,11 +257,21 @@ class _Pairs:
         """Whether face i is foreshortened more than ``top`` as a side face of its die is:
         seen from steeply above, much more (a side face is seen at a grazing angle, and the
         roundness of one pip is a rough measure) or with pips much fainter (slivers that
-        blur into the body); seen obliquely, somewhat more."""
+        blur into the body; not round ones, which a darker die's top face shows); seen
+        obliquely, somewhat more."""
         if self.roundness[top] < STEEP_VIEW:
             return bool(self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top])
         return bool(self.roundness[i] < SIDE_FLATNESS * self.roundness[top]
-                    or self.contrast[i] < SIDE_FAINTNESS * self.contrast[top])
+                    or (self.contrast[i] < SIDE_FAINTNESS * self.contrast[top] and not self.both_face_up(i, top)))
+
+    def both_face_up(self, i: int, top: int) -> bool:
+        """Whether faces i and ``top`` are the top faces of two dice, whatever their light:
+        both seen from steeply above, which no two faces of one die are (they stand at
+        right angles, so the squares of their pips' roundness add up to about 1 at most),
+        and further apart, measured in either's units, than fragments of one face are. A
+        grey die beside a white one is as dark as the white one's shaded side, but round."""
+        return bool(self.roundness[i] ** 2 + self.roundness[top] ** 2 >= FACES_UP_SQUARES
+                    and not self.near(i, top, SIDE_REACH) and not self.near(top, i, SIDE_REACH))
 
     def _looks_like_side(self, i: int, top: int) -> bool:
         """Whether face i, lying towards the camera from ``top``, may be its die's side face.
@@ -256,8 +282,20 @@ class _Pairs:
         taken for the die's own front face: a die missed is put right by moving it apart,
         a side face taken for a die cannot be.
         """
+        if self.both_face_up(i, top):
+            return False
         return bool(self.lit[i] < FRONT_SHADE * self.lit[top] or self.roundness[top] < STEEP_VIEW
                     or self.flatter(i, top))
+
+    def other_top(self, i: int, top: int) -> bool:
+        """Whether face i, darker than ``top`` and no flatter, is another die's top face
+        rather than a shaded side face of ``top``'s die: it lies neither on ``top`` (a
+        fragment) nor towards the camera from it, where the camera sees a die's side faces
+        (those turned sideways are seen edge-on, if at all), and its pips stand out as
+        clearly as its light allows (a side face's pips, seen at a grazing angle, blur into
+        faint slivers)."""
+        return bool(not self.near(i, top, SIDE_REACH) and self.along[i, top] <= 0
+                    and self.contrast[i] * self.lit[top] >= SIDE_FAINTNESS * self.contrast[top] * self.lit[i])
 
     def shaded(self, i: int, j: int) -> bool:
         """Whether face i's body is lit clearly less than face j's (a side face of j's die)."""
@@ -267,9 +305,10 @@ class _Pairs:
         """Whether face i is a shaded side face of ``top``'s die: near it, and clearly darker
         (the top faces of dice that touch lie at one height, under one light) - unless the
         shapes say otherwise: ``top`` is much flatter, i.e. it is i's side face, lit by a
-        lamp low at that side."""
+        lamp low at that side, or both are seen from steeply above."""
         return bool(self.same[i, top] and self.fitted[top] and self.shaded(i, top)
-                    and self.near(i, top, SIDE_REACH_OBLIQUE) and not self.side_by_shape(top, i))
+                    and self.near(i, top, SIDE_REACH_OBLIQUE) and not self.side_by_shape(top, i)
+                    and not self.both_face_up(i, top))
 
     def side_by_shape(self, i: int, top: int) -> bool:
         """Whether the shapes alone make face i a side face of ``top``'s die: seen from
