@@ -166,22 +166,24 @@ def ink_axis(ink_bgr: np.ndarray, body_bgr: np.ndarray) -> InkAxis | None:
     ``MIN_INK_COLOUR``, or differ only as much as tinted light makes a light colour differ
     from a dark one (their glare-free colours per unit of brightness lie closer than
     ``MIN_INK_TINT``: black pips on a white die under warm light)."""
-    ink_bgr, body_bgr = (np.asarray(x, np.float32).reshape(-1, 3) for x in (ink_bgr, body_bgr))
-    ink, body = np.median(glare_free(ink_bgr), axis=0), np.median(glare_free(body_bgr), axis=0)
-    step = ink - body
+    ink, body = (np.median(np.asarray(x, np.float32).reshape(-1, 3) @ _GLARE_FREE_AND_LIGHT, axis=0)
+                 for x in (ink_bgr, body_bgr))
+    step = ink[:2] - body[:2]
     if float(np.hypot(*step)) < MIN_INK_COLOUR:
         return None
-    light_ink, light_body = (max(float(np.median(x.sum(axis=1))), 1.0) for x in (ink_bgr, body_bgr))
-    if float(np.hypot(*(ink / light_ink - body / light_body))) < MIN_INK_TINT:
+    if float(np.hypot(*(ink[:2] / max(float(ink[2]), 1.0) - body[:2] / max(float(body[2]), 1.0)))) < MIN_INK_TINT:
         return None
-    return InkAxis(body, step)
+    return InkAxis(body[:2], step)
 
 
 def glare_free(bgr: np.ndarray) -> np.ndarray:
     """Red minus green and yellow minus blue ((R + G) / 2 - B) of BGR colours (any leading
     shape, last axis 3 -> 2): what white light added (a highlight, glare) leaves as it was."""
-    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
-    return np.stack([r - g, (r + g) / 2 - b], axis=-1)
+    return np.asarray(bgr, np.float32) @ _GLARE_FREE_AND_LIGHT[:, :2]
+
+
+#: BGR -> red minus green, yellow minus blue (see :func:`glare_free`) and brightness B + G + R.
+_GLARE_FREE_AND_LIGHT = np.array([[0.0, -1.0, 1.0], [-1.0, 0.5, 0.5], [1.0, 1.0, 1.0]], np.float32).T
 
 
 def inks_apart(ink_a: np.ndarray, body_a: np.ndarray, ink_b: np.ndarray, body_b: np.ndarray) -> np.ndarray:

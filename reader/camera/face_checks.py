@@ -22,7 +22,7 @@ import numpy as np
 from reader.camera.body_colour import BodyColours
 from reader.camera.die_body import centred_on_body
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
-from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout
+from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO
 from reader.camera.pips import Pip
 from reader.camera.smear import Smear, face_smear
@@ -327,7 +327,7 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
         if face.fit.value == 1 and ratio > 1:
             # a bigger pip alike means a bigger face (a highlight shrank this pip)
             near *= min(ratio, MAX_RADIUS_RATIO)
-        if _within(axes, p.x - cx, p.y - cy, near):
+        if within(axes, p.x - cx, p.y - cy, near):
             return True
     return False
 
@@ -341,7 +341,7 @@ def _glare_by_ink(face: FaceCandidate, others: Sequence[Pip], colours: BodyColou
         return False
     axes = _typical_axes(face.fit)
     return any(p is not pip and p.dark == pip.dark and p.radius < pip.radius
-               and _within(axes, p.x - pip.x, p.y - pip.y, FACE_HALF)
+               and within(axes, p.x - pip.x, p.y - pip.y, FACE_HALF)
                and colours.ink_axis(np.array([p.x, p.y]), p.radius) is not None for p in others)
 
 
@@ -355,14 +355,6 @@ def _ink_beside(face: FaceCandidate, colours: BodyColours | None) -> bool:
     places = face.fit.centre + np.vstack([_EMPTY_SPOTS[1] * k for k in INK_PLACE_SCALES]) @ _typical_axes(face.fit).T
     share = colours.ink_share(places, face.group.pips)
     return share is not None and bool((share >= MIN_PLACE_INK).any())
-
-
-def _within(axes: np.ndarray, dx: float, dy: float, reach: float) -> bool:
-    """Whether the step (``dx``, ``dy``) from a face's centre stays within ``reach`` of it
-    along both of its ``axes`` (in the face's own units: the inverse of its axes)."""
-    (a, b), (c, d) = axes
-    det = abs(a * d - b * c)
-    return abs(d * dx - b * dy) < reach * det and abs(a * dy - c * dx) < reach * det
 
 
 def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) -> bool:

@@ -16,6 +16,7 @@ from reader.camera.colour import int_medians
 from reader.camera.dice_finder import FACE_HALF, FaceCandidate, face_candidates
 from reader.camera.die_body import compact_body
 from reader.camera.face_checks import check_face
+from reader.camera.layouts import LayoutFit, within
 from reader.camera.pip_groups import group_pips
 from reader.camera.pipless_dice import pipless_bodies
 from reader.camera.pips import MIN_HELD_PIPS, Pip, find_pips, held_pips, typical_pip_radius
@@ -50,7 +51,8 @@ CLOSE_BLOCK_MIN = 9
 #: A 1's pip is at most this many times the radius of the frame's other pips (some dice
 #: have a bigger 1, up to about twice as big).
 MAX_ONE_RATIO = 3.0
-#: A crop round a doubtful die reaches at least this many pip radii past its box.
+#: A crop round a doubtful die reaches at least this many pip radii past its box (a lone
+#: pip's partner, and the ring round the partner, lie inside it).
 CLOSE_REACH_RADII = 13
 #: Grey levels of the body and of the ink in the image of a die's pips' colour alone (the
 #: contrast of light pips on a dark die).
@@ -260,6 +262,8 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     # a lone blob many times the size of the frame's pips is a whole die (a light one on a
     # dark table, its pips smeared away), not a 1
     biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
+    read: list[LayoutFit] = []
+    failed: list[tuple[FaceCandidate, str | None]] = []
     for face in faces:
         if len(face.group.pips) == 1 and face.group.radius > biggest_one:
             continue
@@ -272,12 +276,17 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
         # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
         if value is not None or (face.fit.value > 1 and verdict.die_like
                                  and compact_body(face.group.pips, face.group.squash, grey)):
+            read.extend([face.fit] if value is not None else [])
             yield face, value, verdict.reason, verdict.confidence, False
-        elif colours.ink_axis(face.group.points, face.group.radius) is not None:
-            # pips of another colour than the body round them are evidence of a die; grey's
-            # checks may have failed them on glare (as bright as a dark die's coloured pips)
-            # or at the reduced size
-            yield face, None, verdict.reason, 0.0, True
+        else:
+            failed.append((face, verdict.reason))
+    # pips of another colour than the body round them are evidence of a die (grey's checks
+    # may have failed them on glare, as bright as a dark die's coloured pips, or at the
+    # reduced size), unless they lie on a die read (its side faces)
+    for face, reason in failed:
+        if (not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in read)
+                and colours.ink_axis(face.group.points, face.group.radius) is not None):
+            yield face, None, reason, 0.0, True
 
 
 def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, list[Pip]]:

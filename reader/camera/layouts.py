@@ -68,6 +68,15 @@ class LayoutFit:
         return self.centre + np.asarray(canonical, float) @ self.axes.T
 
 
+def within(axes: np.ndarray, dx: float, dy: float, reach: float) -> bool:
+    """Whether the step (``dx``, ``dy``) from a face's centre stays within ``reach`` of it
+    along both of the face's ``axes`` (see :class:`LayoutFit`), in the face's own units
+    (the inverse of its axes)."""
+    (a, b), (c, d) = axes
+    det = abs(a * d - b * c)
+    return abs(d * dx - b * dy) < reach * det and abs(a * dy - c * dx) < reach * det
+
+
 class LayoutError(ValueError):
     """The pips do not form a real d6 face; ``str()`` is the reason."""
 
