@@ -42,6 +42,9 @@ MIN_INK_COLOUR = 40.0
 #: closer than this: light of one tint makes a light colour's glare-free colour bigger than a
 #: dark one's in proportion.
 MIN_INK_TINT = 0.15
+#: Two bodies of one colour differ in it (as :func:`glare_free` gives it) by at most this
+#: share of its size.
+MAX_BODY_COLOUR_GAP = 0.25
 
 _ANGLES = np.linspace(0, 2 * np.pi, RING_POINTS, endpoint=False)
 _RING = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
@@ -61,22 +64,33 @@ class BodyColours:
 
     def lab(self, pips: Sequence[Pip]) -> np.ndarray:
         """CIELAB of the median colour on a ring round each pip, past its rim (N x 3)."""
-        return self._median_lab(pips, RING_RADII * _RING, self._known)
+        return _lab(self._median_bgr(pips, RING_RADII * _RING, self._known))
 
     def ink_lab(self, pips: Sequence[Pip]) -> np.ndarray:
         """CIELAB of the median colour inside each pip: its ink (N x 3)."""
-        return self._median_lab(pips, _INK_SPOTS, self._inks)
+        return _lab(self._median_bgr(pips, _INK_SPOTS, self._inks))
 
-    def _median_lab(self, pips: Sequence[Pip], spots: np.ndarray, known: dict[int, np.ndarray]) -> np.ndarray:
-        """CIELAB of the median colour at ``spots`` (in pip radii from each pip's centre),
-        remembered in ``known`` by pip."""
+    def same_colourful_body(self, pips: Sequence[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """For each pair (``pips[first[k]]``, ``pips[second[k]]``), whether the two lie on
+        bodies of one clear colour as a highlight leaves it (:func:`glare_free`): glare
+        changes how light a red die is round one pip and not another, not how red."""
+        used = np.union1d(first, second).astype(int)
+        body = np.zeros((len(pips), 2), np.float32)
+        body[used] = glare_free(self._median_bgr([pips[k] for k in used], RING_RADII * _RING, self._known))
+        a, b = body[first], body[second]
+        size = np.minimum(np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1]))
+        return (size >= MIN_INK_COLOUR) & (np.hypot(*(a - b).T) <= MAX_BODY_COLOUR_GAP * size)
+
+    def _median_bgr(self, pips: Sequence[Pip], spots: np.ndarray, known: dict[int, np.ndarray]) -> np.ndarray:
+        """The median colour (BGR) at ``spots`` (in pip radii from each pip's centre),
+        remembered in ``known`` by pip (N x 3)."""
         missing = [p for p in pips if id(p) not in known]
         if missing:
             centres = np.array([(p.x, p.y) for p in missing], float)
             radii = np.array([p.radius for p in missing], float)
             points = centres[:, None, :] + spots[None] * radii[:, None, None]
-            for pip, lab in zip(missing, bgr_to_lab(np.median(self._bgr_at(points), axis=1))):
-                known[id(pip)] = lab
+            for pip, bgr in zip(missing, np.median(self._bgr_at(points), axis=1)):
+                known[id(pip)] = bgr
         return np.array([known[id(p)] for p in pips], np.float32).reshape(-1, 3)
 
     def lab_at(self, points: np.ndarray) -> np.ndarray:
@@ -143,6 +157,11 @@ class BodyColours:
         """Whether the two pips lie on bodies of clearly different colours."""
         lab = self.lab([a, b])
         return bool(colours_apart(lab[0], lab[1]))
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """CIELAB of N x 3 BGR colours (N may be 0)."""
+    return bgr_to_lab(bgr) if len(bgr) else bgr
 
 
 @dataclass(frozen=True)

@@ -230,13 +230,13 @@ def _close_images(crop: np.ndarray, crop_grey: np.ndarray, pips: np.ndarray, rad
 
 
 def _other_pip_on_face(one: DieReading, pips: np.ndarray) -> bool:
-    """Whether any of ``pips`` (centres) lies on the face of the 1 ``one`` (its box) away
-    from its own pip: a pip the first look saw there, which the second look missed."""
+    """Whether any of ``pips`` (centres) lies on the face of the 1 ``one`` away from its own
+    pip: a pip the first look saw there, which the second look missed. A 1's face is only
+    guessed (its box): anywhere within the box's corners counts."""
     x0, y0, x1, y1 = one.box
     half = min(x1 - x0, y1 - y0) / 2
-    inside = (pips[:, 0] >= x0) & (pips[:, 0] <= x1) & (pips[:, 1] >= y0) & (pips[:, 1] <= y1)
-    away = np.hypot(pips[:, 0] - one.center[0], pips[:, 1] - one.center[1]) > OWN_PIP_SHARE * half
-    return bool((inside & away).any())
+    apart = np.hypot(pips[:, 0] - one.center[0], pips[:, 1] - one.center[1])
+    return bool(((apart > OWN_PIP_SHARE * half) & (apart <= math.hypot(x1 - x0, y1 - y0) / 2)).any())
 
 
 def _holds(own: np.ndarray, pips: np.ndarray, radius: float) -> bool:

@@ -160,7 +160,11 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
                      int)
     if len(glare):
         likeness = likeness.copy()
-        likeness[glare] = np.where(paths.smooth(glare), glare_alike[first[glare], second[glare]], 0.0)
+        # the light across a highlight changes smoothly, and it leaves a colourful die's colour
+        lit = paths.smooth(glare)
+        if colours is not None and not lit.all():
+            lit[~lit] = colours.same_colourful_body(pips, first[glare[~lit]], second[glare[~lit]])
+        likeness[glare] = np.where(lit, glare_alike[first[glare], second[glare]], 0.0)
     links = [(float(s * a), int(i), int(j))
              for s, a, i, j in zip(scores[on_body], likeness[on_body], first[on_body], second[on_body]) if a > 0]
     groups: list[PipGroup] = []
