@@ -311,7 +311,7 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
     face measured as a typical die's: the corner pips of a 3 or 5 whose middle pip was
     not grouped with them lie on it)."""
     own = set(map(id, face.group.pips))
-    radius, dark = face.group.radius, face.group.pips[0].dark
+    radius, dark, contrast = face.group.radius, face.group.pips[0].dark, face.group.pips[0].contrast
     axes = _typical_axes(face.fit)
     cx, cy = face.centre
     # a lone pip's face is only guessed: anything like a pip out to its edge counts
@@ -321,6 +321,8 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
         ratio = p.radius / radius
         if id(p) in own or p.dark != dark or not 1 / MAX_SMALL_STRAY <= ratio <= biggest:
             continue
+        if ratio > MAX_RADIUS_RATIO and p.contrast < MIN_PARTNER_CONTRAST * contrast:
+            continue  # a faint highlight, not a pip glare spread (which stays as clear)
         # a much smaller pip counts between the face's pips: the face's "pips" may be pips
         # run together, or pips of two dice, with the real ones between them
         near = reach if ratio >= 1 / MAX_RADIUS_RATIO else SMALL_STRAY_REACH
