@@ -86,6 +86,9 @@ MIN_GLARE_LEVEL = 0.25
 #: A place whose colour lies this far from the body's towards the ink's holds a pip; a
 #: lone coloured pip's other places are looked for at these multiples of a typical face.
 MIN_PLACE_INK, INK_PLACE_SCALES = 0.5, (1.0, 1.3)
+#: ... and a pip's place is ringed by body: its ring's colour lies at most this far towards
+#: the ink's.
+MAX_RING_INK = 0.25
 #: Places that may hold pips smaller than this (radius, pixels) are sampled a pixel at a
 #: time: a 3 x 3 mean spreads a blurred 2-pixel pip into the body.
 SMALL_PIP_RADIUS = 3.0
@@ -221,9 +224,9 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
     # an empty place on a smeared pip's track may show that much of its ink, and no more
     empty_enough = MIN_EMPTY_SPOT * (1 - smear.ink_at(spots, pip_xy)) if smear is not None else MIN_EMPTY_SPOT
-    if spot_levels.size and _glare_free_ink(spot_levels, empty_enough, spots, pips, colours).any():
+    if spot_levels.size and _inked_places(spot_levels, empty_enough, spots, pips, colours).any():
         return Verdict("ambiguous pips", 0.0, die_like())
-    if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body):
+    if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
         return Verdict("ambiguous pips", 0.0, die_like())
     if seen.max() > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like())
@@ -235,8 +238,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     return Verdict(None, float(np.clip(min(margins), 0.0, 1.0)))
 
 
-def _glare_free_ink(levels: np.ndarray, empty_enough: float | np.ndarray, places: np.ndarray,
-                    pips: Sequence[Pip], colours: BodyColours | None) -> np.ndarray:
+def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: np.ndarray,
+                  pips: Sequence[Pip], colours: BodyColours | None) -> np.ndarray:
     """Which of ``places`` (a face's empty places, with grey ``levels``: 0 ink, 1 body) hold
     ink: less than ``empty_enough`` in grey and, where ink and body differ in colour, in
     colour too. A place part covered by a pip shows as much of the ink's colour as of its
@@ -359,7 +362,8 @@ def _ink_beside(face: FaceCandidate, colours: BodyColours | None) -> bool:
     return share is not None and bool((share >= MIN_PLACE_INK).any())
 
 
-def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) -> bool:
+def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
+                colours: BodyColours | None = None) -> bool:
     """Whether pips of a bigger face lie beside a 2 or 3 (ink ringed by body, whether or not
     they were found as pips).
 
@@ -394,8 +398,22 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float) 
     ring = _row_medians(around)
     with np.errstate(invalid="ignore"):
         pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
+    pip |= _coloured_pips(samples, face.group.pips, colours)
     # pips ahead on the diagonal, or beside every pip of the row, on either side
     return bool(pip[:len(beyond)].any() or pip[len(beyond):].reshape(-1, len(row)).all(axis=1).any())
+
+
+def _coloured_pips(samples: np.ndarray, pips: Sequence[Pip], colours: BodyColours | None) -> np.ndarray:
+    """Which places (each a row of ``samples``: nudged about it, then a ring round it, as
+    ``_PLACE_SAMPLES`` lays them) hold a pip of the colour of ``pips``' ink ringed by their
+    body's colour: a coloured pip that glare hides from grey does not hide its colour (all
+    False where ink and body do not differ in colour)."""
+    share = colours.ink_share(samples.reshape(-1, 2), pips) if colours is not None else None
+    if share is None:
+        return np.zeros(len(samples), bool)
+    share = share.reshape(len(samples), -1)
+    return ((share[:, :len(_NUDGES)].max(axis=1) >= MIN_PLACE_INK)
+            & (np.median(share[:, len(_NUDGES):], axis=1) <= MAX_RING_INK))
 
 
 def _turned(squash: np.ndarray, step: np.ndarray) -> np.ndarray:
