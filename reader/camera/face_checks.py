@@ -370,7 +370,9 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     A 2 may be the centre and a corner of a 3 or 5 (a pip one step further along its
     diagonal), or two corners along the edge of a 4, 5 or 6, turned 45 degrees from a 2's
     (pips a square's step to one side of both). Three pips in a row may be one column of
-    a 6 (pips two steps to one side of all three).
+    a 6 (pips two steps to one side of all three). Where ``colours`` shows the pips' ink
+    differ from their body in colour, a pip of that colour one step further along a 2's
+    diagonal counts too, whatever grey shows (glare hides a red pip's grey, not its red).
     """
     points = face.group.points
     if len(points) == 2:
@@ -398,9 +400,11 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     ring = _row_medians(around)
     with np.errstate(invalid="ignore"):
         pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
-    pip |= _coloured_pips(samples, face.group.pips, colours)
-    # pips ahead on the diagonal, or beside every pip of the row, on either side
-    return bool(pip[:len(beyond)].any() or pip[len(beyond):].reshape(-1, len(row)).all(axis=1).any())
+    # pips ahead on the diagonal, or beside every pip of the row, on either side; a coloured
+    # pip ahead that glare hides from grey shows in colour (the places beside a real 2 or 3
+    # may lie off the die, on a table of any colour: grey alone speaks for them)
+    return bool(pip[:len(beyond)].any() or pip[len(beyond):].reshape(-1, len(row)).all(axis=1).any()
+                or (len(beyond) and _coloured_pips(samples[:len(beyond)], face.group.pips, colours).any()))
 
 
 def _coloured_pips(samples: np.ndarray, pips: Sequence[Pip], colours: BodyColours | None) -> np.ndarray:
