@@ -103,11 +103,11 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         # frame's pips are too small for the reduced size
         memo.scale = 1.0
         look = _read(image_bgr, grey, 1.0, find_pips(grey), namer)
-    readings, seen, radii, tentative, table = look.readings, look.seen, look.radii, look.tentative, look.table
+    readings, seen, table = look.readings, look.seen, look.table
     # dice whose pips motion blur wiped out still count: unreadable, not missed
     read = [r.center for r in readings if r.status is ReadStatus.OK]
     # (a tentative die is no die yet: a body under it still counts)
-    doubtful = [r.center for r, maybe in zip(readings, tentative) if r.status is not ReadStatus.OK and not maybe]
+    doubtful = [r.center for r, made in zip(readings, seen) if r.status is not ReadStatus.OK and not made.tentative]
     for body in pipless_bodies(image_bgr, read, doubtful):
         cx, cy = body.quad.mean(axis=0)
         cand = DieCandidate(box=body.box, center=(float(cx), float(cy)), quad=body.quad,
@@ -115,22 +115,26 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
-        seen.append(np.empty((0, 2)))
-        radii.append(0.0)
-        tentative.append(False)
-    return _closer_look(image_bgr, grey, readings, seen, radii, tentative, namer, table)
+        seen.append(_Seen(np.empty((0, 2)), 0.0, False))
+    return _closer_look(image_bgr, grey, readings, seen, namer, table)
+
+
+class _Seen(NamedTuple):
+    """What a reading was made from: its pips' centres and radius (in the frame's pixels),
+    and whether it is only tentative (see :func:`_dice`)."""
+
+    points: np.ndarray
+    radius: float
+    tentative: bool
 
 
 class _Look(NamedTuple):
-    """What one look at a frame (or a crop) read: the readings, the centres of the pips each
-    was read from and their radius (in the frame's pixels), the table's colour, and whether
-    the image was searched too coarse (a 1 read on it holds pips at full size; it is
-    dropped)."""
+    """What one look at a frame (or a crop) read: the readings, what each was made from,
+    the table's colour, and whether the image was searched too coarse (a 1 read on it
+    holds pips at full size; it is dropped)."""
 
     readings: list[DieReading]
-    seen: list[np.ndarray]
-    radii: list[float]
-    tentative: list[bool]
+    seen: list[_Seen]
     table: np.ndarray | None
     too_coarse: bool
 
@@ -154,9 +158,8 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
                                    ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
-    return _Look(readings, [face.group.points * scale for face, *_ in dice],
-                 [face.group.radius * scale for face, *_ in dice], [die[4] for die in dice], table,
-                 bool(blobs) and scale > 1)
+    seen = [_Seen(face.group.points * scale, face.group.radius * scale, tentative) for face, *_, tentative in dice]
+    return _Look(readings, seen, table, bool(blobs) and scale > 1)
 
 
 def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
@@ -169,14 +172,13 @@ def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
     return bool(held_pips(replace(pip, x=pip.x * scale - x0, y=pip.y * scale - y0, radius=pip.radius * scale), crop))
 
 
-def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[np.ndarray],
-                 radii: list[float], tentative: list[bool], namer: ColourNamer | None,
-                 table: np.ndarray | None) -> list[DieReading]:
+def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[_Seen],
+                 namer: ColourNamer | None, table: np.ndarray | None) -> list[DieReading]:
     """The readings, each unreadable die read again at full size on a crop round it; the
-    dice the crop reads there replace it (else it stays as it was). ``seen`` holds the
-    centres of the pips each reading was made from, ``radii`` their radius: a 1 read on the
-    crop must account for them (none of them may lie on its face but its own pip). A
-    ``tentative`` die the crop does not read is dropped.
+    dice the crop reads there replace it (else it stays as it was). ``seen`` holds what
+    each reading was made from: a 1 read on the crop must account for its pips (none of
+    them may lie on its face but its own pip). A tentative die the crop does not read is
+    dropped.
 
     Where those pips differ from their die in colour (red or gold pips on a black die,
     white pips on a red one), the crop is also read in that colour alone, which a
@@ -186,8 +188,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     """
     h, w = grey.shape
     out = [r for r in readings if r.status is ReadStatus.OK]
-    for doubt, pips_seen, radius, maybe in ((r, p, q, t) for r, p, q, t in zip(readings, seen, radii, tentative)
-                                            if r.status is not ReadStatus.OK):
+    for doubt, (pips_seen, radius, maybe) in ((r, m) for r, m in zip(readings, seen)
+                                              if r.status is not ReadStatus.OK):
         if any(_overlap(doubt, other) for other in out):
             continue  # a die already read (or a side face's pips of one)
         x0, y0, x1, y1 = doubt.box
@@ -205,7 +207,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             # be off its die's: there, a die read from its pips), and no die already read
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
                             box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
-                    for r, own in zip(look.readings, look.seen) if r.status is ReadStatus.OK
+                    for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK
                     and (_holds(own + (cx0, cy0), pips_seen, radius) if maybe
                          else x0 <= r.center[0] + cx0 <= x1 and y0 <= r.center[1] + cy0 <= y1)]
             here = [r for r in here if not any(_overlap(r, other) for other in out)
