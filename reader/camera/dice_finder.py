@@ -10,6 +10,7 @@ die candidate, read later against the real d6 layouts.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from statistics import median
@@ -59,6 +60,12 @@ FACES_UP_SQUARES = 1.5
 #: front face up to this many half-sides out (a camera 25 degrees above the table sees a
 #: front face's centre about 3.1 half-sides out in the top face's units).
 FRONT_SHADE, FRONT_REACH = 0.93, 3.6
+#: Pips at most this round show the direction they are foreshortened in; two faces whose
+#: long axes lie within ``ALIGNED_ANGLE`` degrees are foreshortened the same way. A face
+#: lies beside another along its long axis (across the view, where a die's left and right
+#: faces are seen, not its front face) when the step between them is within
+#: ``BESIDE_ANGLE`` degrees of that axis.
+ELONGATED, ALIGNED_ANGLE, BESIDE_ANGLE = 0.85, 25.0, 35.0
 #: A die's side face turned from the light keeps at least this fraction of the light its
 #: top face gets (their bodies' grey levels); darker than ``CLEAR_SHADE`` of it, its pip
 #: contrast is darker by the same factor, give or take ``MAX_LIGHT_MISMATCH``.
@@ -197,6 +204,11 @@ class _Pairs:
         self.roundness = np.array([f.roundness for f in faces])
         self.fitted = np.array([f.fit is not None for f in faces], bool)
         self.pips = np.array([len(f.group.pips) for f in faces])
+        long_axes = np.array([f.group.long_axis for f in faces])
+        # one pip's shape is too rough a measure: a face shows its foreshortening by several
+        shown = (self.roundness <= ELONGATED) & (self.pips > 1)
+        turn = np.cos(2 * (long_axes[:, None] - long_axes[None, :]))  # the same for axes half a turn apart
+        self.aligned = (turn >= math.cos(math.radians(2 * ALIGNED_ANGLE))) & shown[:, None] & shown[None, :]
         self.contrast = np.array([abs(f.group.body_level - f.group.pip_level) for f in faces])
         self.lit = np.array([f.group.light for f in faces])
         self.same = _one_die(faces)
@@ -208,6 +220,10 @@ class _Pairs:
             self.same[first[apart], second[apart]] = self.same[second[apart], first[apart]] = False
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         self.along = unit_steps @ self._towards_camera(unit_steps)
+        # [i, j]: the step from j to i lies along j's long axis (across the view, at j's die)
+        axis_directions = np.stack([np.cos(long_axes), np.sin(long_axes)], -1).reshape(-1, 2)
+        self.lengthwise = (np.abs(np.einsum("ijk,jk->ij", unit_steps, axis_directions))
+                           >= math.cos(math.radians(BESIDE_ANGLE)))
 
     def near(self, i: int, j: int, reach: float) -> bool:
         """Whether face i's centre is within ``reach`` half-sides of face j's, in j's units."""
@@ -250,8 +266,16 @@ class _Pairs:
             # a flatter face towards the camera, within a face's width (its own width across
             # the view, which the camera does not foreshorten) of ``top``: the die's front face
             return True
-        return bool(flatter or (along > SIDE_DIRECTION_COS and self._looks_like_side(i, top))) \
+        return bool((flatter and not self.beside_alike(i, top))
+                    or (along > SIDE_DIRECTION_COS and self._looks_like_side(i, top))) \
             and self.near(i, top, SIDE_REACH_OBLIQUE)
+
+    def beside_alike(self, i: int, top: int) -> bool:
+        """Whether face i lies beside ``top`` across the view (along ``top``'s long axis, which
+        the camera does not foreshorten; a front face lies along its short axis) with its pips
+        foreshortened the same way: a die's left and right faces are foreshortened across
+        the way its top face is, so face i is another die's top face."""
+        return bool(self.lengthwise[i, top] and self.aligned[i, top])
 
     def flatter(self, i: int, top: int) -> bool:
         """Whether face i is foreshortened more than ``top`` as a side face of its die is:
@@ -259,9 +283,18 @@ class _Pairs:
         roundness of one pip is a rough measure) or with pips much fainter (slivers that
         blur into the body; not round ones, which a darker die's top face shows); seen
         obliquely, somewhat more."""
-        if self.roundness[top] < STEEP_VIEW:
-            return bool(self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top])
-        return bool(self.roundness[i] < SIDE_FLATNESS * self.roundness[top]
+        top_roundness = self.roundness[top]
+        if top_roundness < STEEP_VIEW:
+            return bool(self.roundness[i] < SIDE_ROUNDNESS_RATIO * top_roundness)
+        side_cut = SIDE_FLATNESS * top_roundness
+        if self.along[i, top] > 0:
+            # towards the camera, where the die's side faces are seen: a face at right angles
+            # to ``top`` shows pips about sqrt(1 - r^2) round, another die's top face as round
+            # as ``top``'s; halfway between parts them where the two lie close (about 55
+            # degrees up), the fixed ratio where they lie far apart (from straight above)
+            at_right_angles = math.sqrt(max(1.0 - top_roundness ** 2, 0.0))
+            side_cut = max(side_cut, (top_roundness + at_right_angles) / 2)
+        return bool(self.roundness[i] < side_cut
                     or (self.contrast[i] < SIDE_FAINTNESS * self.contrast[top] and not self.both_face_up(i, top)))
 
     def both_face_up(self, i: int, top: int) -> bool:
@@ -308,7 +341,7 @@ class _Pairs:
         lamp low at that side, or both are seen from steeply above."""
         return bool(self.same[i, top] and self.fitted[top] and self.shaded(i, top)
                     and self.near(i, top, SIDE_REACH_OBLIQUE) and not self.side_by_shape(top, i)
-                    and not self.both_face_up(i, top))
+                    and not self.both_face_up(i, top) and not self.beside_alike(i, top))
 
     def side_by_shape(self, i: int, top: int) -> bool:
         """Whether the shapes alone make face i a side face of ``top``'s die: seen from

@@ -69,6 +69,12 @@ JOIN_LIGHT = 0.9
 #: face in an L reach 3 out from the 2 that two of them form. Groups of at most
 #: ``MAX_SIDE_BY_SIDE`` pips are searched for two such faces.
 APART_REACH, APART_REACH_LONE, MAX_SIDE_BY_SIDE = 2.6, 3.6, 12
+#: A pip of a die's front face lies about 2.2 + 1.2 tan(tilt) out from its top face (its
+#: edge, then down the front face to the pip), 2.9 or more under a camera 30 degrees or
+#: more from straight above, and is more foreshortened than the top face's pips (less round
+#: by ``FRONT_FLATTER``): when a pip that may be such lies beside the pips of a face, and
+#: another lone pip lies far out too, either may be the top face's 1.
+LONE_DOUBT, FRONT_FLATTER = 2.9, 0.92
 
 
 @dataclass(frozen=True)
@@ -95,11 +101,16 @@ class PipGroup:
         return median([p.radius / np.sqrt(p.roundness) for p in self.pips])
 
     @cached_property
+    def long_axis(self) -> float:
+        """The image angle (radians) of the pips' common long axis, which foreshortening keeps."""
+        doubled = sum(complex(math.cos(2 * p.angle), math.sin(2 * p.angle)) for p in self.pips)
+        return math.atan2(doubled.imag, doubled.real) / 2
+
+    @cached_property
     def squash(self) -> np.ndarray:
         """The face's foreshortening as its pips show it: a 2x2 map that keeps the pips' long
         axis and shortens the other by their roundness (round pips: the identity)."""
-        doubled = sum(complex(math.cos(2 * p.angle), math.sin(2 * p.angle)) for p in self.pips)
-        angle = math.atan2(doubled.imag, doubled.real) / 2
+        angle = self.long_axis
         roundness = median([p.roundness for p in self.pips])
         c, s = math.cos(angle), math.sin(angle)
         # rotation @ diag(1, roundness) @ rotation.T
@@ -307,7 +318,9 @@ def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
     disagree on the values shown.
 
     Splits tried: at every place along either of the group's principal axes (two dice side
-    by side), and each single pip against the rest (a 1 on top of a side face's pips).
+    by side), and each single pip against the rest (a 1 on top of a side face's pips); the
+    latter only when no other single pip, flatter than the rest, lies as far out as
+    ``LONE_DOUBT`` (a 2 or 3 on top with a pip of its front face).
     """
     n = len(group.pips)
     if not 3 <= n <= MAX_SIDE_BY_SIDE:
@@ -318,14 +331,32 @@ def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
         order = np.argsort(points @ axis, kind="stable")
         splits.update(tuple(sorted(order[:k].tolist())) for k in range(1, n))
     found: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+    ones: set[int] = set()  # lone pips split off as a 1
+    doubtful: set[int] = set()  # lone pips that may be a front face's pip (see ``LONE_DOUBT``)
     for split in splits:
         first, second = list(split), [k for k in range(n) if k not in split]
         fits = [PipGroup(tuple(group.pips[k] for k in part)).layout(1.0)[0] for part in (first, second)]
-        reach = APART_REACH_LONE if min(len(first), len(second)) == 1 else APART_REACH
-        if (fits[0] is not None and fits[1] is not None
-                and _outside(fits[0], group.points[second], reach) and _outside(fits[1], group.points[first], reach)):
+        if fits[0] is None or fits[1] is None:
+            continue
+        lone, rest_fit = (first, fits[1]) if len(first) == 1 else (second, fits[0])
+        if len(lone) == 1 and _outside(rest_fit, group.points[lone], LONE_DOUBT) and _flatter(group, lone[0]):
+            doubtful.add(lone[0])
+        reach = APART_REACH_LONE if len(lone) == 1 else APART_REACH
+        if _outside(fits[0], group.points[second], reach) and _outside(fits[1], group.points[first], reach):
             found.setdefault(tuple(sorted((fits[0].value, fits[1].value))), (first, second))
+            ones.update(lone if len(lone) == 1 else [])
+    if doubtful - ones:
+        # a top face's 1 beside its front face's pips, or a front face's pip beside the top
+        # face's pips: the pips do not tell which is the odd one out (only a lone pip is a 1)
+        found = {values: parts for values, parts in found.items() if 1 not in values}
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _flatter(group: PipGroup, k: int) -> bool:
+    """Whether the group's pip ``k`` is foreshortened more than the others, as a front
+    face's pip beside its top face's pips is."""
+    rest = [p.roundness for i, p in enumerate(group.pips) if i != k]
+    return group.pips[k].roundness < FRONT_FLATTER * median(rest)
 
 
 def _outside(fit: LayoutFit, points: np.ndarray, reach: float) -> bool:
