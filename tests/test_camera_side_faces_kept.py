@@ -77,7 +77,8 @@ def test_side_faces_of_touching_dice_are_never_read(colours: tuple[str, str], ti
     """Seen obliquely, a die's front face is as round as its top face: a darker die beside
     a lighter one must not make either die's front face a die (the darker one's top face
     may be missed)."""
-    assert_read(colours, "wood", tilt, misses=2 * len(PAIRS))
+    # at 45 degrees most darker dice and some lighter ones are missed, but not all
+    assert_read(colours, "wood", tilt, misses=3 * len(PAIRS) // 2)
 
 
 def _pip(x: float, y: float, radius: float, dark: bool = False) -> Pip:

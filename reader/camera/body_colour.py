@@ -61,6 +61,7 @@ class BodyColours:
         self._scale = scale
         self._known: dict[int, np.ndarray] = {}
         self._inks: dict[int, np.ndarray] = {}
+        self._axes: dict[tuple[int, ...], InkAxis | None] = {}
 
     def lab(self, pips: Sequence[Pip]) -> np.ndarray:
         """CIELAB of the median colour on a ring round each pip, past its rim (N x 3)."""
@@ -105,15 +106,24 @@ class BodyColours:
         return ink_axis(self._bgr_at(centres[:, None] + radius * _INK_SPOTS),
                         self._bgr_at(centres[:, None] + RING_RADII * radius * _RING))
 
+    def pips_axis(self, pips: Sequence[Pip]) -> InkAxis | None:
+        """:meth:`ink_axis` of ``pips`` (at their median radius), remembered for that set of
+        pips: a face's checks ask for it several times."""
+        key = tuple(map(id, pips))
+        if key not in self._axes:
+            radius = float(np.median([p.radius for p in pips]))
+            self._axes[key] = self.ink_axis(np.array([(p.x, p.y) for p in pips], float), radius)
+        return self._axes[key]
+
     def ink_share(self, points: np.ndarray, pips: Sequence[Pip]) -> np.ndarray | None:
         """How far the colour about each of ``points`` (in the pips' coordinates) lies from
         the colour of the body round ``pips`` towards the colour of their ink (0 body, 1 ink;
         see :class:`InkAxis`); None when ink and body are too alike for colour to tell them
         apart."""
-        radius = float(np.median([p.radius for p in pips]))
-        axis = self.ink_axis(np.array([(p.x, p.y) for p in pips], float), radius)
+        axis = self.pips_axis(pips)
         if axis is None:
             return None
+        radius = float(np.median([p.radius for p in pips]))
         return axis.share(self._bgr_at(np.asarray(points, float)[:, None] + radius * _INK_SPOTS).mean(axis=1))
 
     def _bgr_at(self, points: np.ndarray) -> np.ndarray:

@@ -342,12 +342,12 @@ def _glare_by_ink(face: FaceCandidate, others: Sequence[Pip], colours: BodyColou
     (white light on a black die has), while a smaller blob of its polarity on its face has
     a colour of its own (a red or gold pip, which glare may spread or shrink)."""
     (pip,) = face.group.pips
-    if colours is None or colours.ink_axis(np.array([pip.x, pip.y]), pip.radius) is not None:
+    if colours is None or colours.pips_axis([pip]) is not None:
         return False
     axes = _typical_axes(face.fit)
     return any(p is not pip and p.dark == pip.dark and p.radius < pip.radius
                and within(axes, p.x - pip.x, p.y - pip.y, FACE_HALF)
-               and colours.ink_axis(np.array([p.x, p.y]), p.radius) is not None for p in others)
+               and colours.pips_axis([p]) is not None for p in others)
 
 
 def _ink_beside(face: FaceCandidate, colours: BodyColours | None) -> bool:

@@ -287,7 +287,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     # reduced size), unless they lie on a die read (its side faces)
     for face, reason in failed:
         if (not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in read)
-                and colours.ink_axis(face.group.points, face.group.radius) is not None):
+                and colours.pips_axis(face.group.pips) is not None):
             yield face, None, reason, 0.0, True
 
 
