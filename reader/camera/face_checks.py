@@ -58,6 +58,9 @@ MAX_SKEW = 0.25
 #: ring (on a face lit unevenly, a pip where the light is brighter is lighter than the
 #: face's other pips).
 PIP_LIKE, PIP_DEPTH = (0.35, 0.7), 0.6
+#: A foreseen place's ring leaves out its samples within this many pip radii of another
+#: foreseen place or of the face's own pips (the ring lies 2.2 radii out).
+RING_CLEAR_RADII = 1.2
 #: A pip foreseen beside a 2 or 3 is looked for this many pip radii about its place, too.
 PLACE_NUDGE = 0.6
 #: Two pips of a 2 lie up to this many pip radii apart (dice with small pips: pip offset
@@ -394,6 +397,11 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     samples = places[:, None, :] + radius * _PLACE_SAMPLES[None]
     levels = _levels(grey, samples.reshape(-1, 2), _sample_size(radius), ink, body).reshape(len(places), -1)
     nudged, around = levels[:, :len(_NUDGES)], levels[:, len(_NUDGES):]
+    # a ring leaves out where a neighbour is foreseen, or is the face's own pip: the places
+    # beside a 6's column are a column too, a step apart, as close as its ring
+    neighbours = np.vstack([places, points])
+    apart = np.hypot(*(samples[:, len(_NUDGES):, None, :] - neighbours[None, None]).transpose(3, 0, 1, 2))
+    around = np.where((apart < RING_CLEAR_RADII * radius).any(axis=2), np.nan, around)
     centre = np.where(np.isnan(nudged), np.inf, nudged).min(axis=1)
     # places off the frame's edge have no level (NaN) and say nothing; a ring wholly off it
     # shows no pip
