@@ -6,7 +6,9 @@ A labelled folder holds either images with a YOLO ``.txt`` beside each one (``CL
 H`` per die, relative coordinates, CLASS = face value - 1, the box enclosing the top face's
 pip pattern), or a ``labels.csv`` with a ``file,shown`` header and one die per image. A
 reading matches a labelled die when its centre lies inside the label box grown by
-``GROW``; for one-die CSV images the reading nearest the image centre is the match.
+``GROW``; for one-die CSV images the reading nearest the image centre is the match. A
+reading that matches no die but lies within one face side of a die left unmatched is that
+die's side face, read in its top face's place: it counts as that die's (wrong) reading.
 ``--csv`` also prints one line per labelled die (file, label, read, status, reason) and
 per false detection (label 0). ``--scale F`` reads every image enlarged F times (bicubic),
 which takes frames of 600 pixels and more through the reader's reduced-size search. ``--time-frame IMAGE...`` also times full reads of those
@@ -121,8 +123,11 @@ def match(dice: tuple[LabelledDie, ...], readings: list[DieReading],
           shape: tuple[int, ...]) -> tuple[list[DieReading | None], list[DieReading]]:
     """Pair labelled dice with readings, nearest pairs first over the whole image (a reading
     pairs with a die when its centre lies in the die's grown box; a die of a one-die CSV
-    image takes the reading nearest the image's centre); returns each die's reading (None:
-    missed) and the readings left unpaired."""
+    image takes the reading nearest the image's centre); then each die still unpaired takes
+    a reading left over within one face side of it (the reading's own box): a side face read
+    in place of the die's top face, which counts as that die's reading (wrong, since a side
+    face never shows the top's value), not as a missed die and a false detection. Returns
+    each die's reading (None: missed) and the readings left unpaired."""
     h, w = shape[:2]
     candidates = []
     for d, die in enumerate(dice):
@@ -138,6 +143,21 @@ def match(dice: tuple[LabelledDie, ...], readings: list[DieReading],
     pairs: list[DieReading | None] = [None] * len(dice)
     free = set(range(len(readings)))
     for _, d, r in sorted(candidates):
+        if pairs[d] is None and r in free:
+            pairs[d] = readings[r]
+            free.remove(r)
+    # a reading left over beside a die left unpaired is that die's side face read in place of
+    # its top face (a die's neighbours are paired already): it is that die's reading, wrong
+    displaced = []
+    for d, die in enumerate(dice):
+        if pairs[d] is None and die.box is not None:
+            centre = ((die.box[0] + die.box[2]) / 2 * w, (die.box[1] + die.box[3]) / 2 * h)
+            for r in free:
+                box = readings[r].box
+                apart = float(np.hypot(readings[r].center[0] - centre[0], readings[r].center[1] - centre[1]))
+                if apart <= max(box[2] - box[0], box[3] - box[1]):
+                    displaced.append((apart, d, r))
+    for _, d, r in sorted(displaced):
         if pairs[d] is None and r in free:
             pairs[d] = readings[r]
             free.remove(r)

@@ -1,0 +1,46 @@
+"""How the accuracy bench pairs readings with labelled dice (``bench/camera_accuracy.py``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from camera_accuracy import LabelledDie, Tally, match  # noqa: E402
+
+from reader.camera.reading import DieReading, ReadStatus  # noqa: E402
+
+SHAPE = (400, 400, 3)
+
+
+def _reading(value: int, centre: tuple[float, float], side: int = 40) -> DieReading:
+    x, y = centre
+    box = (round(x - side / 2), round(y - side / 2), round(x + side / 2), round(y + side / 2))
+    return DieReading(value, 6, "white", centre, box, 0.9, ReadStatus.OK, None)
+
+
+def _die(value: int, centre: tuple[float, float], half: float = 5) -> LabelledDie:
+    x, y = centre
+    return LabelledDie(value, ((x - half) / 400, (y - half) / 400, (x + half) / 400, (y + half) / 400))
+
+
+def test_a_side_face_read_beside_an_unmatched_die_is_that_dies_wrong_reading() -> None:
+    """A 1 whose pip was not seen, its front face's 2 read 35 px below it: one wrong die,
+    not a missed die and a phantom."""
+    pairs, extra = match((_die(1, (200, 200)),), [_reading(2, (200, 235))], SHAPE)
+    assert extra == [] and pairs[0] is not None and pairs[0].value == 2
+    tally = Tally()
+    tally.add(Path("x.jpg"), _die(1, (200, 200)), pairs[0])
+    assert (tally.wrong, tally.missed, tally.false_detections) == (1, 0, 0)
+
+
+def test_a_reading_further_than_its_face_side_stays_a_false_detection() -> None:
+    pairs, extra = match((_die(1, (200, 200)),), [_reading(2, (200, 260))], SHAPE)
+    assert pairs == [None] and len(extra) == 1
+
+
+def test_a_neighbour_read_in_its_own_place_is_not_taken_for_a_side_face() -> None:
+    """Two touching dice: the one read in its place keeps its reading; the other is missed."""
+    dice = (_die(1, (200, 200)), _die(5, (200, 240)))
+    pairs, extra = match(dice, [_reading(5, (200, 240))], SHAPE)
+    assert pairs[0] is None and pairs[1] is not None and pairs[1].value == 5 and extra == []
