@@ -40,7 +40,7 @@ HUE_APART = 40.0
 MIN_INK_COLOUR = 40.0
 #: ... nor can ink and body whose glare-free colours per unit of brightness (B + G + R) lie
 #: closer than this: light of one tint makes a light colour's glare-free colour bigger than a
-#: dark one's in proportion.
+#: dark one's in proportion. (Two bodies' tints that close may be one body and its shade.)
 MIN_INK_TINT = 0.15
 #: Two bodies of one colour differ in it (as :func:`glare_free` gives it) by at most this
 #: share of its size.
@@ -154,6 +154,20 @@ class BodyColours:
             out[asked] = inks_apart(ink[first], body[first], ink[second], body[second])
         return out
 
+    def tints_apart_pairs(self, pips: Sequence[Pip], first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """For each pair (``pips[first[k]]``, ``pips[second[k]]``) of dark pips, whether the
+        darker body cannot be the other's in shade (see :func:`shade_apart`): a grey die
+        beside a yellow one under warm light is as yellow in hue, not in tint. Nothing is
+        told of light pips: their ink, blurred into the ring, tints or pales it."""
+        out = np.zeros(len(first), bool)
+        asked = np.array([pips[a].dark and pips[b].dark for a, b in zip(first, second)], bool)
+        if asked.any():
+            body = np.zeros((len(pips), 3), np.float32)
+            used = np.union1d(first[asked], second[asked]).astype(int)
+            body[used] = self._median_bgr([pips[k] for k in used], RING_RADII * _RING, self._known)
+            out[asked] = shade_apart(body[first[asked]], body[second[asked]])
+        return out
+
     @staticmethod
     def _labs_of(lab: Callable[[Sequence[Pip]], np.ndarray], pips: Sequence[Pip], first: np.ndarray,
                  second: np.ndarray) -> np.ndarray:
@@ -213,6 +227,23 @@ def glare_free(bgr: np.ndarray) -> np.ndarray:
 
 #: BGR -> red minus green, yellow minus blue (see :func:`glare_free`) and brightness B + G + R.
 _GLARE_FREE_AND_LIGHT = np.array([[0.0, -1.0, 1.0], [-1.0, 0.5, 0.5], [1.0, 1.0, 1.0]], np.float32).T
+
+
+def shade_apart(first_bgr: np.ndarray, second_bgr: np.ndarray) -> np.ndarray:
+    """Whether, of two body colours (BGR, N x 3), the darker cannot be the lighter one
+    shaded: shade scales a colour, which keeps its tint (glare-free colour per unit of
+    brightness, :func:`glare_free`), and glare on the lit body only pales the lighter one's
+    tint towards none. So the lighter tint lies between none and the darker one's, give or
+    take ``MIN_INK_TINT`` (light of one tint on both, the camera's noise)."""
+    first, second = (np.asarray(x, np.float32).reshape(-1, 3) @ _GLARE_FREE_AND_LIGHT
+                     for x in (first_bgr, second_bgr))
+    first_darker = (first[:, 2] <= second[:, 2])[:, None]
+    dark, light = np.where(first_darker, first, second), np.where(first_darker, second, first)
+    dark_tint, light_tint = (x[:, :2] / np.maximum(x[:, 2:], 1.0) for x in (dark, light))
+    # the lighter tint's distance from the segment between none and the darker tint
+    share = np.sum(light_tint * dark_tint, axis=1) / np.maximum(np.sum(dark_tint ** 2, axis=1), 1e-9)
+    nearest = np.clip(share, 0.0, 1.0)[:, None] * dark_tint
+    return np.hypot(*(light_tint - nearest).T) > MIN_INK_TINT
 
 
 def inks_apart(ink_a: np.ndarray, body_a: np.ndarray, ink_b: np.ndarray, body_b: np.ndarray) -> np.ndarray:

@@ -216,7 +216,8 @@ class _Pairs:
             # only faces close enough to be one die are worth a look at their colours
             first, second = np.nonzero(np.triu(self.same & (self.units < FRONT_REACH * FACE_HALF), 1))
             pips = [f.group.pips[0] for f in faces]
-            apart = colours.apart_pairs(pips, first, second) | colours.inks_apart_pairs(pips, first, second)
+            apart = (colours.apart_pairs(pips, first, second) | colours.inks_apart_pairs(pips, first, second)
+                     | colours.tints_apart_pairs(pips, first, second))
             self.same[first[apart], second[apart]] = self.same[second[apart], first[apart]] = False
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         self.along = unit_steps @ self._towards_camera(unit_steps)
