@@ -23,7 +23,7 @@ from reader.camera.body_colour import BodyColours
 from reader.camera.die_body import centred_on_body
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout, within
-from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO
+from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO, squash_along
 from reader.camera.pips import Pip
 from reader.camera.smear import Smear, face_smear
 
@@ -42,6 +42,13 @@ MAX_BODY_GRAIN = 0.2
 BODY_SAMPLES = np.array([[x * 1.5, y * 0.5] for x in (-1, 1) for y in (-1, 1)]
                         + [[x * 0.5, y * 1.5] for x in (-1, 1) for y in (-1, 1)]
                         + [[x * 1.45, y * 1.45] for x in (-1, 1) for y in (-1, 1)], float)
+#: A body sample within ``RIM_RADII`` pip radii plus ``RIM_BLUR`` pixels of a pip's centre
+#: lies on its blurred rim (its square, half a radius across, reaching into the pip's blur).
+RIM_RADII, RIM_BLUR = 1.3, 1.0
+#: Body samples all on pips' rims are moved out to this many times their place (in pip
+#: offsets, the side samples from 1.5 to 1.65 out, the diagonal ones from 1.45 to 1.6):
+#: still short of the face's edge, 1.8 out or more.
+BODY_SAMPLE_PUSH = 1.1
 #: Pip rims wider than ``BLUR_SLOPE * radius + BLUR_OFFSET`` pixels mean a blurred die. A
 #: lone blob whose rim is wider than ``SOFT_SLOPE * radius + BLUR_OFFSET`` is no printed pip
 #: at all but a highlight on a glossy die (its rim widens with its size; a pip's rim is the
@@ -59,8 +66,12 @@ MAX_SKEW = 0.25
 #: face's other pips).
 PIP_LIKE, PIP_DEPTH = (0.35, 0.7), 0.6
 #: A foreseen place's ring leaves out its samples within this many pip radii of another
-#: foreseen place or of the face's own pips (the ring lies 2.2 radii out).
+#: place foreseen in its row or of the face's own pips (the ring lies 2.2 radii out).
 RING_CLEAR_RADII = 1.2
+#: Pips of a bigger face beside a 2 or 3 show beside at least this many of its pips: both
+#: of a 2's, two of a 3's (a column of a 6 beside a small die's three may show two, its
+#: third merged into the die cut out whole, or lost in glare).
+MIN_BESIDE = 2
 #: A pip foreseen beside a 2 or 3 is looked for this many pip radii about its place, too.
 PLACE_NUDGE = 0.6
 #: Two pips of a 2 lie up to this many pip radii apart (dice with small pips: pip offset
@@ -167,13 +178,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     pips = face.group.pips
     radius = face.group.radius
     ink, body = face.group.pip_level, face.group.body_level
-    body_points = fit.to_image(BODY_SAMPLES)
-    # a sample that lands on a pip's blurred rim says nothing about occlusion (pips sit
-    # differently on different dice): keep those clear of every pip
     pip_xy = face.group.points
-    rim = 1.3 * radius + 1.0
-    clear = np.min(np.hypot(body_points[:, None, 0] - pip_xy[None, :, 0],
-                            body_points[:, None, 1] - pip_xy[None, :, 1]), axis=1) > rim
+    body_points, clear = _body_samples(fit, pip_xy, radius)
     if smear is not None:
         clear &= smear.ink_at(body_points, pip_xy) == 0
     body_levels = _levels(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body)
@@ -239,6 +245,32 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     if fit.value == 1:
         margins.append(SINGLE_PIP_CONFIDENCE)
     return Verdict(None, float(np.clip(min(margins), 0.0, 1.0)))
+
+
+def _body_samples(fit: LayoutFit, pips: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where a face is sampled for occlusion (``BODY_SAMPLES``, in the image), and which of
+    those places lie clear of every pip's blurred rim (``pips``: centres, of ``radius``).
+
+    A sample that lands on a rim says nothing about occlusion (pips sit differently on
+    different dice). The blur is about a pixel whatever the die's size, so on a small die
+    with big pips it may cover every place between the pips and the face's edge: when no
+    sample is clear, each is moved out to ``BODY_SAMPLE_PUSH`` times its place, and taken
+    where that clears it.
+    """
+    rim = RIM_RADII * radius + RIM_BLUR
+    places = fit.to_image(BODY_SAMPLES)
+    clear = _clearance(places, pips) > rim
+    if clear.any():
+        return places, clear
+    # (canonical places are offsets from the face's centre: moving one out scales it)
+    pushed = fit.centre + BODY_SAMPLE_PUSH * (places - fit.centre)
+    moved = _clearance(pushed, pips) > rim
+    return np.where(moved[:, None], pushed, places), moved
+
+
+def _clearance(points: np.ndarray, pips: np.ndarray) -> np.ndarray:
+    """Each point's distance to the nearest of ``pips`` (centres)."""
+    return np.min(np.hypot(points[:, None, 0] - pips[None, :, 0], points[:, None, 1] - pips[None, :, 1]), axis=1)
 
 
 def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: np.ndarray,
@@ -373,7 +405,7 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     A 2 may be the centre and a corner of a 3 or 5 (a pip one step further along its
     diagonal), or two corners along the edge of a 4, 5 or 6, turned 45 degrees from a 2's
     (pips a square's step to one side of both). Three pips in a row may be one column of
-    a 6 (pips two steps to one side of all three). Where ``colours`` shows the pips' ink
+    a 6 (pips two steps to one side of them). Where ``colours`` shows the pips' ink
     differ from their body in colour, a pip of that colour one step further along a 2's
     diagonal counts too, whatever grey shows (glare hides a red pip's grey, not its red).
     """
@@ -388,6 +420,10 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     # the step turned a quarter in the face's plane: undo the slant, turn, put it back; oval
     # pips may be smeared, not slanted, so the face is also taken as seen square-on
     squashes = [face.group.squash] + ([np.eye(2)] if face.roundness < ROUND_PIP else [])
+    if len(points) == 3 and face.roundness < ROUND_PIP:
+        # a small pip's long axis is a rough measure: a column of a 6 is also looked for as
+        # if the face were foreshortened across the row (the row itself keeps its length)
+        squashes.append(squash_along(math.atan2(step[1], step[0]), face.roundness))
     sides = np.array([apart * _turned(squash, step) for squash in squashes])
     beside = row[None, None] + np.array([1.0, -1.0])[None, :, None, None] * sides[:, None, None, :]
     places = np.vstack([beyond, beside.reshape(-1, 2)])
@@ -397,10 +433,13 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     samples = places[:, None, :] + radius * _PLACE_SAMPLES[None]
     levels = _levels(grey, samples.reshape(-1, 2), _sample_size(radius), ink, body).reshape(len(places), -1)
     nudged, around = levels[:, :len(_NUDGES)], levels[:, len(_NUDGES):]
-    # a ring leaves out where a neighbour is foreseen, or is the face's own pip: the places
-    # beside a 6's column are a column too, a step apart, as close as its ring
-    neighbours = np.vstack([places, points])
-    apart = np.hypot(*(samples[:, len(_NUDGES):, None, :] - neighbours[None, None]).transpose(3, 0, 1, 2))
+    # a ring leaves out the face's own pips and the places foreseen in the same row as its
+    # own: the places beside a 6's column are a column too, a step apart, as close as its ring
+    rows = beside.reshape(-1, len(row), 2)
+    neighbours = np.concatenate([np.repeat(np.concatenate([points, points])[None], len(beyond), axis=0),
+                                 np.repeat(np.concatenate([rows, np.broadcast_to(points, rows.shape)], axis=1),
+                                           len(row), axis=0)])
+    apart = np.hypot(*(samples[:, len(_NUDGES):, None, :] - neighbours[:, None]).transpose(3, 0, 1, 2))
     around = np.where((apart < RING_CLEAR_RADII * radius).any(axis=2), np.nan, around)
     centre = np.where(np.isnan(nudged), np.inf, nudged).min(axis=1)
     # places off the frame's edge have no level (NaN) and say nothing; a ring wholly off it
@@ -408,10 +447,11 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     ring = _row_medians(around)
     with np.errstate(invalid="ignore"):
         pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
-    # pips ahead on the diagonal, or beside every pip of the row, on either side; a coloured
-    # pip ahead that glare hides from grey shows in colour (the places beside a real 2 or 3
-    # may lie off the die, on a table of any colour: grey alone speaks for them)
-    return bool(pip[:len(beyond)].any() or pip[len(beyond):].reshape(-1, len(row)).all(axis=1).any()
+    # pips ahead on the diagonal, or beside ``MIN_BESIDE`` pips of the row, on either side;
+    # a coloured pip ahead that glare hides from grey shows in colour (the places beside a
+    # real 2 or 3 may lie off the die, on a table of any colour: grey alone speaks for them)
+    beside_pips = pip[len(beyond):].reshape(-1, len(row)).sum(axis=1)
+    return bool(pip[:len(beyond)].any() or (beside_pips >= MIN_BESIDE).any()
                 or (len(beyond) and _coloured_pips(samples[:len(beyond)], face.group.pips, colours).any()))
 
 

@@ -110,12 +110,7 @@ class PipGroup:
     def squash(self) -> np.ndarray:
         """The face's foreshortening as its pips show it: a 2x2 map that keeps the pips' long
         axis and shortens the other by their roundness (round pips: the identity)."""
-        angle = self.long_axis
-        roundness = median([p.roundness for p in self.pips])
-        c, s = math.cos(angle), math.sin(angle)
-        # rotation @ diag(1, roundness) @ rotation.T
-        return np.array([[c * c + roundness * s * s, (1 - roundness) * c * s],
-                         [(1 - roundness) * c * s, s * s + roundness * c * c]])
+        return squash_along(self.long_axis, median([p.roundness for p in self.pips]))
 
     @cached_property
     def pip_level(self) -> float:
@@ -135,6 +130,15 @@ class PipGroup:
     @cached_property
     def _layout(self) -> tuple[LayoutFit | None, str | None]:
         return _fitted(self, 1.0)
+
+
+def squash_along(angle: float, roundness: float) -> np.ndarray:
+    """The 2x2 map that keeps the image direction ``angle`` (radians) and shortens the one
+    across it by ``roundness``: a face foreshortened across that direction."""
+    c, s = math.cos(angle), math.sin(angle)
+    # rotation @ diag(1, roundness) @ rotation.T
+    return np.array([[c * c + roundness * s * s, (1 - roundness) * c * s],
+                     [(1 - roundness) * c * s, s * s + roundness * c * c]])
 
 
 def _fitted(group: PipGroup, single_spacing: float) -> tuple[LayoutFit | None, str | None]:

@@ -116,14 +116,26 @@ def split_blob(grey: np.ndarray, contour: np.ndarray, level: float, dark: bool) 
     for share in SPLIT_LEVELS:
         core = cv2.bitwise_and(beyond(window, level + share * (ink - level), dark), mask)
         pieces = [p for p in outlines(core, (x, y)) if _box_area(p) >= MIN_PIECE_AREA]
-        shapes = [_shape(p) for p in pieces]
         if len(pieces) == 1:
-            if (shapes[0] is not None and shapes[0][0] >= roundness + ROUNDER
+            piece = _shape(pieces[0])
+            if (piece is not None and piece[0] >= roundness + ROUNDER
                     and cv2.contourArea(pieces[0]) <= SHRINK * cv2.contourArea(contour)):
                 return pieces
-        elif pieces and all(s is not None and s[0] >= MIN_PIECE_ROUNDNESS for s in shapes):
+        elif pieces and all(pixel_roundness(p) >= MIN_PIECE_ROUNDNESS for p in pieces):
+            # (told on their pixels: a small pip's core is a few pixels, whose outline
+            # encloses too little to tell its shape)
             return pieces
     return [contour]
+
+
+def pixel_roundness(outline: np.ndarray) -> float:
+    """Minor / major axis of the ellipse with the second moments of the pixels an outline
+    encloses (its outline's own moments are too rough for a pip of a few pixels)."""
+    x, y, w, h = cv2.boundingRect(outline)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [outline], 0, 1, -1, offset=(-x, -y))
+    major, minor = ellipse_variances(cv2.moments(mask, binaryImage=True))
+    return math.sqrt(max(0.0, minor) / major)
 
 
 def _box_area(contour: np.ndarray) -> int:

@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 
 from reader.camera.pip_measures import MIN_CONTRAST, Pip, PipPart, measure_parts
-from reader.camera.pip_split import (MIN_PIECE_ROUNDNESS, beyond, ellipse_variances, is_long, may_hold_pips, outlines,
-                                     pieces_of, typical_areas)
+from reader.camera.pip_split import (MIN_PIECE_ROUNDNESS, beyond, is_long, may_hold_pips, outlines, pieces_of,
+                                     pixel_roundness, typical_areas)
 
 __all__ = ["MIN_CONTRAST", "MIN_HELD_PIPS", "MIN_PIP_AREA", "Pip", "find_pips", "held_pips", "pip_block_size",
            "typical_pip_radius"]
@@ -586,19 +586,9 @@ def _nearer_level(cut: _Cut, part: np.ndarray, level: float, dark: bool) -> floa
     # pips seen edge-on comes apart into long pieces: it is left whole (it reads as no face)
     apart = [piece for piece in outlines(cv2.bitwise_and(beyond(grey, nearer, dark), within))
              if math.prod(cv2.boundingRect(piece)[2:]) >= MIN_PIP_AREA]
-    if len(apart) < 2 or any(_roundness(piece) < MIN_PIECE_ROUNDNESS for piece in apart):
+    if len(apart) < 2 or any(pixel_roundness(piece) < MIN_PIECE_ROUNDNESS for piece in apart):
         return None
     return nearer
-
-
-def _roundness(outline: np.ndarray) -> float:
-    """Minor / major axis of the ellipse with the second moments of the pixels an outline
-    encloses (its outline's own moments are too rough for a pip of a few pixels)."""
-    x, y, w, h = cv2.boundingRect(outline)
-    mask = np.zeros((h, w), np.uint8)
-    cv2.drawContours(mask, [outline], 0, 1, -1, offset=(-x, -y))
-    major, minor = ellipse_variances(cv2.moments(mask, binaryImage=True))
-    return math.sqrt(max(0.0, minor) / major)
 
 
 def _beyond_or_outside(cut: _Cut, level: float, dark: bool) -> np.ndarray:
