@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 from statistics import median
+from typing import NamedTuple
 
 import numpy as np
 
@@ -93,7 +94,15 @@ class FaceCandidate:
         return self.group.points.mean(axis=0)
 
 
-def face_candidates(groups: list[PipGroup], colours: BodyColours | None = None) -> list[FaceCandidate]:
+class TopFaces(NamedTuple):
+    """The faces kept as dice' top faces, and the image direction (a unit vector) from a
+    top face towards the side faces seen with it: towards the camera."""
+
+    faces: list[FaceCandidate]
+    towards_camera: np.ndarray
+
+
+def face_candidates(groups: list[PipGroup], colours: BodyColours | None = None) -> TopFaces:
     """Fit every group to the d6 layouts and keep one face per die (its top face);
     ``colours`` (the frame in colour) tells faces on bodies of different hues apart."""
     faces = [FaceCandidate(g, *g.layout(SINGLE_SPACING_RADII * g.pip_length)) for g in groups]
@@ -119,8 +128,8 @@ def _inverses(axes: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([d, -b], -1), np.stack([-c, a], -1)], -2) / safe[:, None, None]
 
 
-def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = None) -> list[FaceCandidate]:
-    """Keep one face per die: its top face.
+def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = None) -> TopFaces:
+    """Keep one face per die: its top face (with the direction towards the camera).
 
     The top face is the least foreshortened face of a die, so faces are taken roundest
     first; a later candidate whose centre lies within a kept face's die (measured in that
@@ -155,8 +164,8 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
             kept = [k for k in kept if k not in tops or pairs.other_top(k, i)] + [i]
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
     # faces of one die, the one towards the camera is the side face whatever their shapes
-    return [order[i] for i in kept if not any(j != i and (pairs.in_front_of(i, j) or pairs.shaded_side(i, j))
-                                              for j in kept)]
+    return TopFaces([order[i] for i in kept if not any(j != i and (pairs.in_front_of(i, j) or pairs.shaded_side(i, j))
+                                                       for j in kept)], pairs.towards_camera)
 
 
 def _one_die(faces: list[FaceCandidate]) -> np.ndarray:
@@ -220,7 +229,8 @@ class _Pairs:
                      | colours.tints_apart_pairs(pips, first, second))
             self.same[first[apart], second[apart]] = self.same[second[apart], first[apart]] = False
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
-        self.along = unit_steps @ self._towards_camera(unit_steps)
+        self.towards_camera = self._towards_camera(unit_steps)
+        self.along = unit_steps @ self.towards_camera
         # [i, j]: the step from j to i lies along j's long axis (across the view, at j's die)
         axis_directions = np.stack([np.cos(long_axes), np.sin(long_axes)], -1).reshape(-1, 2)
         self.lengthwise = (np.abs(np.einsum("ijk,jk->ij", unit_steps, axis_directions))

@@ -13,7 +13,7 @@ import numpy as np
 
 from reader.camera.body_colour import BodyColours
 from reader.camera.colour import int_medians
-from reader.camera.dice_finder import FACE_HALF, FaceCandidate, face_candidates
+from reader.camera.dice_finder import FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate, face_candidates
 from reader.camera.die_body import compact_body
 from reader.camera.face_checks import check_face
 from reader.camera.layouts import LayoutFit, within
@@ -59,6 +59,12 @@ CLOSE_REACH_RADII = 13
 INK_IMAGE_BODY, INK_IMAGE_INK = 50, 210
 #: Why a die body whose pips form no face (motion blur, defocus) cannot be read.
 NO_READABLE_FACE = "no readable face"
+#: A face's die's top face lies between these many pip offsets (its long axis') beyond it
+#: when the face is the die's front face (about 2.3 to 3.6 on rendered dice seen at 30 to
+#: 45 degrees, up to about 4.4 on the real photos' dice, whose pips sit closer together);
+#: a 1's pip is printed as large as the others or larger (a highlight or blur may take a
+#: little off it).
+TOP_REACH, TOP_PIP_SHARE = (2.0, 4.5), 0.7
 #: About this many pixels are read for the table's colour.
 TABLE_SAMPLES = 6000
 
@@ -145,9 +151,9 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
     ``image_bgr``) show; ``table`` is the table's colour if known (else it is measured)."""
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
-    faces = face_candidates(groups, colours)
+    faces, towards_camera = face_candidates(groups, colours)
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
-    dice = list(_dice(faces, grey, pips, lone, colours))
+    dice = list(_dice(faces, grey, pips, lone, colours, towards_camera))
     blobs = [die for die in dice if die[1] == 1 and _holds_pips(die[0].group.pips[0], image_bgr, scale)]
     dice = [die for die in dice if not any(die is blob for blob in blobs)]
     candidates = [die_candidate(face, image_bgr.shape, scale) for face, *_ in dice]
@@ -254,16 +260,27 @@ def _overlap(a: DieReading, b: DieReading) -> bool:
                for c, box in ((a.center, b.box), (b.center, a.box)))
 
 
-def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip],
-          colours: BodyColours) -> Iterator[tuple[FaceCandidate, int | None, str | None, float, bool]]:
+def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
+          towards_camera: np.ndarray) -> Iterator[tuple[FaceCandidate, int | None, str | None, float, bool]]:
     """The faces that are dice, each with its value (None: unreadable), the reason it could
     not be read, the confidence of the reading, and whether it is only tentative: a face
     that failed its checks, on no evidence of a die but its pips' colour (coloured pips on
-    a die of another colour), which is a die only if a closer look reads it."""
+    a die of another colour), which is a die only if a closer look reads it.
+
+    A face that passes its checks is still refused where its die's top face may lie beyond
+    it, unread (see :func:`_top_beyond`): it may be that die's front face."""
     grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
     # a lone blob many times the size of the frame's pips is a whole die (a light one on a
     # dark table, its pips smeared away), not a 1
     biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
+    verdicts = {id(face): check_face(face, grey, pips, lone, colours) for face in faces
+                if face.fit is not None and not (len(face.group.pips) == 1 and face.group.radius > biggest_one)}
+    # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
+    # dropped as the side face of a touching die's top; or a whole die that stands out from
+    # its table as one blob)
+    read_ones = {id(face.group.pips[0]) for face in faces if len(face.group.pips) == 1
+                 and id(face) in verdicts and verdicts[id(face)].reason is None}
+    unread = [pip for pip in lone if id(pip) not in read_ones]
     read: list[LayoutFit] = []
     failed: list[tuple[FaceCandidate, str | None]] = []
     for face in faces:
@@ -273,7 +290,11 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
             if len(face.group.pips) >= MIN_PIPS_UNFIT_DIE and compact_body(face.group.pips, face.group.squash, grey):
                 yield face, None, face.reason, 0.0, False
             continue
-        verdict = check_face(face, grey, pips, lone, colours)
+        verdict = verdicts[id(face)]
+        if (verdict.reason is None and face.fit.value > 1 and face.roundness < STEEP_VIEW
+                and _top_beyond(face, unread, towards_camera, colours)):
+            yield face, None, "ambiguous pips", 0.0, False  # a die, but its top face may be another
+            continue
         value = face.fit.value if verdict.reason is None else None
         # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
         if value is not None or (face.fit.value > 1 and verdict.die_like
@@ -289,6 +310,29 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
         if (not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in read)
                 and colours.pips_axis(face.group.pips) is not None):
             yield face, None, reason, 0.0, True
+
+
+def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray, colours: BodyColours) -> bool:
+    """Whether a lone blob not read as a die lies where the top face of the face's die would
+    lie if the face were its front face: beyond it, away from the camera, ``TOP_REACH``
+    pip offsets out (along the face's long axis, which the camera does not foreshorten), of
+    its pips' polarity, at least ``TOP_PIP_SHARE`` of their size, on a body of its colour.
+
+    Seen obliquely, a die's front face may look as round and as lit as its top face; where
+    the top face's checks refused it (a 1 in a highlight, or with the front face's pips
+    taken for strays), the front face is all that is left of the die and would be read in
+    its place. A touching die's top face there, unread, leaves the throw short of a die
+    anyway."""
+    offset = face.fit.spacing / math.sqrt(face.fit.aspect)
+    pip = face.group.pips[0]
+    for blob in unread:
+        step = np.array([blob.x - face.centre[0], blob.y - face.centre[1]])
+        apart = float(np.hypot(*step))
+        if (blob.dark == pip.dark and blob.radius >= TOP_PIP_SHARE * face.group.radius
+                and TOP_REACH[0] * offset <= apart <= TOP_REACH[1] * offset
+                and min(step @ towards_camera, step[1]) <= -SIDE_DIRECTION_COS * apart and not colours.apart(blob, pip)):
+            return True
+    return False
 
 
 def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, list[Pip]]:
