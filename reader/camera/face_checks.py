@@ -350,8 +350,8 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
     not grouped with them lie on it)."""
     own = set(map(id, face.group.pips))
     radius, dark, contrast = face.group.radius, face.group.pips[0].dark, face.group.pips[0].contrast
-    axes = _typical_axes(face.fit)
-    cx, cy = face.centre
+    # (plain numbers: they are tested against every pip)
+    axes, (cx, cy) = _typical_axes(face.fit).tolist(), face.centre.tolist()
     # a lone pip's face is only guessed: anything like a pip out to its edge counts
     reach = FACE_HALF if face.fit.value == 1 else STRAY_REACH
     biggest = MAX_ONE_STRAY_RATIO if face.fit.value == 1 else MAX_RADIUS_RATIO

@@ -11,6 +11,7 @@ centre, so the centroid of the pips is the centre of the top face.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,9 +69,10 @@ class LayoutFit:
         return self.centre + np.asarray(canonical, float) @ self.axes.T
 
 
-def within(axes: np.ndarray, dx: float, dy: float, reach: float) -> bool:
+def within(axes: np.ndarray | Sequence[Sequence[float]], dx: float, dy: float, reach: float) -> bool:
     """Whether the step (``dx``, ``dy``) from a face's centre stays within ``reach`` of it
-    along both of the face's ``axes`` (see :class:`LayoutFit`), in the face's own units
+    along both of the face's ``axes`` (see :class:`LayoutFit`; as an array, or as nested
+    lists, much quicker to unpack when many steps are tested), in the face's own units
     (the inverse of its axes)."""
     (a, b), (c, d) = axes
     det = abs(a * d - b * c)
