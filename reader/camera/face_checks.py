@@ -115,6 +115,10 @@ STRAY_REACH = 1.9
 #: A pip down to ``1 / MAX_SMALL_STRAY`` of the face's pips' radius is stray too when it
 #: lies within ``SMALL_STRAY_REACH`` of the face's centre (in pip offsets, per axis).
 MAX_SMALL_STRAY, SMALL_STRAY_REACH = 2.5, 1.2
+#: A stray beside a face of two pips or more stands out at least this share of their
+#: contrast (a pip in a highlight keeps more of it). A lone pip counts every stray: marks
+#: that are no dice (a key's symbol) are lone, and faint marks round them tell them apart.
+MIN_STRAY_CONTRAST = 0.25
 #: A lone pip's face is refused for a stray up to this many times its pip's size: a
 #: highlight spreads a small coloured pip over twice its size, or more.
 MAX_ONE_STRAY_RATIO = 2.5
@@ -359,6 +363,8 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
         ratio = p.radius / radius
         if id(p) in own or p.dark != dark or not 1 / MAX_SMALL_STRAY <= ratio <= biggest:
             continue
+        if face.fit.value > 1 and p.contrast < MIN_STRAY_CONTRAST * contrast:
+            continue  # a faint mark (a side face's pip seen edge-on), no pip of a bigger face
         if ratio > MAX_RADIUS_RATIO and p.contrast < MIN_PARTNER_CONTRAST * contrast:
             continue  # a faint highlight, not a pip glare spread (which stays as clear)
         # a much smaller pip counts between the face's pips: the face's "pips" may be pips
