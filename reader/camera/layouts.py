@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -48,16 +49,17 @@ class LayoutFit:
     axes: np.ndarray
     residual: float
 
-    @property
+    @cached_property
     def spacing(self) -> float:
         """The pip offset ``a`` in pixels (geometric mean of the two axes)."""
-        (a, b), (c, d) = self.axes
+        (a, b), (c, d) = self.axes.tolist()
         return math.sqrt(abs(a * d - b * c))
 
-    @property
+    @cached_property
     def aspect(self) -> float:
-        """Short over long axis of the fitted face (1 when seen square-on)."""
-        (a, b), (c, d) = self.axes
+        """Short over long axis of the fitted face (1 when seen square-on; asked of a face
+        many times)."""
+        (a, b), (c, d) = self.axes.tolist()
         # the singular values of a 2x2 matrix: s1^2 + s2^2 = squares, s1 * s2 = |det|
         squares, det = a * a + b * b + c * c + d * d, abs(a * d - b * c)
         root = math.sqrt(max(squares * squares - 4 * det * det, 0.0))
