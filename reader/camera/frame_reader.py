@@ -17,7 +17,7 @@ from reader.camera.dice_finder import FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW,
 from reader.camera.die_body import compact_body
 from reader.camera.face_checks import check_face
 from reader.camera.layouts import LayoutFit, within
-from reader.camera.pip_groups import group_pips
+from reader.camera.pip_groups import MAX_RADIUS_RATIO, group_pips
 from reader.camera.pipless_dice import pipless_bodies
 from reader.camera.pips import MIN_HELD_PIPS, Pip, find_pips, held_pips, typical_pip_radius
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
@@ -314,9 +314,12 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
 
 def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray, colours: BodyColours) -> bool:
     """Whether a lone blob not read as a die lies where the top face of the face's die would
-    lie if the face were its front face: beyond it, away from the camera, ``TOP_REACH``
-    pip offsets out (along the face's long axis, which the camera does not foreshorten), of
-    its pips' polarity, at least ``TOP_PIP_SHARE`` of their size, on a body of its colour.
+    lie if the face were its front face: beyond it, away from the camera (as the frame's
+    faces show it, ``towards_camera``, or image-up, as for a webcam in front of the table:
+    the frame's faces may vote wrong), ``TOP_REACH`` pip offsets out (along the face's long
+    axis, which the camera does not foreshorten), of its pips' polarity, at least
+    ``TOP_PIP_SHARE`` of their size, on a body of its colour (unless it is many times their
+    size: a 1 printed large and spread by a highlight, whose ring reaches past its die).
 
     Seen obliquely, a die's front face may look as round and as lit as its top face; where
     the top face's checks refused it (a 1 in a highlight, or with the front face's pips
@@ -330,7 +333,8 @@ def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarr
         apart = float(np.hypot(*step))
         if (blob.dark == pip.dark and blob.radius >= TOP_PIP_SHARE * face.group.radius
                 and TOP_REACH[0] * offset <= apart <= TOP_REACH[1] * offset
-                and min(step @ towards_camera, step[1]) <= -SIDE_DIRECTION_COS * apart and not colours.apart(blob, pip)):
+                and min(step @ towards_camera, step[1]) <= -SIDE_DIRECTION_COS * apart
+                and (blob.radius > MAX_RADIUS_RATIO * face.group.radius or not colours.apart(blob, pip))):
             return True
     return False
 
