@@ -1,6 +1,6 @@
 """Dice lighter than their table with lighter pips still (white pips on an orange die on a
 dark mat): the lit face, cut out whole at half the pips' contrast, is no pip; its pips are
-found inside it, and it does not count when the frame's pips are sized. A light blob
+found inside it (a 1's lone pip too), and it does not count when the frame's pips are sized. A light blob
 holding nothing stays one pip. A pip joined to the glare on its face is found inside the
 joined blob."""
 
@@ -162,3 +162,31 @@ def test_small_dice_taken_whole_for_pips_are_searched_again_at_full_size(colour:
     read = read_row(colour, table, size, 0.0)
     assert all(value in (None, die) for die, value in read.items()), read
     assert sum(value is not None for value in read.values()) >= 4, read
+
+
+@pytest.mark.parametrize(("size", "angle"), [(48.0, 15.0), (56.0, 40.0)])
+def test_the_lone_pip_of_a_light_face_on_a_dark_mat_is_found(size: float, angle: float) -> None:
+    """A 1 on an orange die: the die stands out from the mat as a whole, and its face, cut
+    out with the pip inside it, holds no second pip to take it apart. The pip is found where
+    the face's own light levels part."""
+    dice = (RenderDie(1, "orange", (320, 240), size=size, angle=angle),
+            RenderDie(4, "orange", (520, 240), size=size, angle=angle))
+    image, truths = render(Scene(dice=dice, table=TABLES["dark"], seed=3, size=(800, 480)))
+    one = truths[0].centre
+    near = [p for p in find_pips(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) if math.dist((p.x, p.y), one) < size / 2]
+    # the pip itself (a twelfth of the face across), not the face round it
+    assert any(not p.dark and math.dist((p.x, p.y), one) < 2 and p.radius < 0.15 * size for p in near), near
+
+
+@pytest.mark.parametrize(("size", "angle"), [(40.0, 0.0), (40.0, 40.0), (48.0, 15.0)])
+def test_a_light_die_showing_a_1_on_a_dark_mat_is_read(size: float, angle: float) -> None:
+    assert read_row("orange", "dark", size, angle).get(1) == 1
+
+
+@pytest.mark.parametrize("colour", ["orange", "yellow", "green", "white"])
+@pytest.mark.parametrize("size", [40.0, 56.0])
+def test_light_dice_on_a_dark_mat_are_never_read_wrong(colour: str, size: float) -> None:
+    # (the lighter parts of their faces, searched again, hold no pip the die does not show)
+    read = read_row(colour, "dark", size, 40.0)
+    assert all(value in (None, truth) for truth, value in read.items()), read
+    assert sum(value == truth for truth, value in read.items()) >= 5, read

@@ -320,7 +320,9 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
     where its own levels part (Otsu), between the pips and the body. A pip at that level
     may be a die lighter (darker) than its table holding its pips, cut out whole: it is no
     pip, and it is cut again where its own levels part; so is an ellipse at that level that
-    is no pip, a pip joined to a lit patch of such a die. The parts of all regions of all
+    is no pip, a pip joined to a lit patch of such a die. A light region of a die's size is
+    also cut where its light levels part again (its lit face from the lighter pips inside it,
+    see :func:`_lit_face_level`). The parts of all regions of all
     searches are measured together, first cuts and second cuts apart.
     Last, long pips and parts that are no ellipse are cut again nearer their ink
     (:mod:`reader.camera.pip_split`).
@@ -336,12 +338,19 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
         found_in = {owner for owner, p in zip(owners, first.pips) if p is not None}
         retry: list[PipPart] = []
         for index, cut in enumerate(cuts):
-            if index not in found_in and cut.size >= MIN_BODY_AREA:
-                otsu = float(cv2.threshold(cut.grey[cut.region > 0].reshape(1, -1), 0, 255,
-                                           cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
+            # (a light region, with or without pips found, may be a die lighter than a dark
+            # table: the pips inside its face are searched where its light levels part)
+            found = index in found_in
+            if cut.size < MIN_BODY_AREA or (dark and found):
+                continue
+            values = cut.grey[cut.region > 0]
+            otsu = _parting_level(values)
+            if not found:
                 retry.extend(_cut(cut, otsu + (0.5 if dark else -0.5), dark, max_side))
                 if dark:
                     retry.extend(_cut(cut, otsu - 0.5, False, max_side))
+            if not dark and (face := _lit_face_level(values, otsu)) is not None:
+                retry.extend(_cut(cut, face - 0.5, False, max_side))
         # a pip that is a die's face holding its pips is none: its pieces are measured
         # with the retries (``held``: where they start among them, how many, how many
         # must be pips). Parts that are no ellipse are cut again later (``_unmerged``)
@@ -359,6 +368,28 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
              for (parts, _, _), retry, first, second, held in zip(firsts, retries, measured, _measured(retries, grey),
                                                                   holders)]
     return [p for pips in _unmerged(found, grey) for p in pips if p is not None]
+
+
+def _parting_level(values: np.ndarray) -> float:
+    """The grey level where ``values`` part into two classes (Otsu)."""
+    return float(cv2.threshold(values.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
+
+
+def _lit_face_level(values: np.ndarray, otsu: float) -> float | None:
+    """Where the light class of a light region's levels ``values`` (beyond ``otsu``) parts
+    again, if it holds ``MIN_BODY_AREA`` pixels and its lightest lies ``MIN_CONTRAST``
+    beyond its median (else None): a die lighter than a dark table, its pips lighter still,
+    parts from the table at ``otsu`` with its pips inside its face (a lone pip, too, which
+    no holder test takes apart)."""
+    top = int(values.max())
+    if top - otsu < MIN_CONTRAST:
+        return None
+    # (counted, not sorted: the light class's median lies MIN_CONTRAST short of its top if
+    # at most half of the class lies nearer the top than that)
+    lit = np.count_nonzero(values > otsu)
+    if lit < MIN_BODY_AREA or 2 * np.count_nonzero(values > top - MIN_CONTRAST) > lit:
+        return None
+    return _parting_level(values[values > otsu])
 
 
 def _held_pieces(part: PipPart, pip: Pip | None, cut: _Cut, grey: np.ndarray, max_side: float) -> list[PipPart]:
@@ -389,7 +420,7 @@ def _held_pieces(part: PipPart, pip: Pip | None, cut: _Cut, grey: np.ndarray, ma
     middle, extreme = np.partition(values, ranks)[list(ranks)].tolist()
     if abs(extreme - middle) < MIN_CONTRAST:
         return []
-    otsu = cv2.threshold(values.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0]
+    otsu = _parting_level(values)
     inked = np.count_nonzero(values <= otsu) if part.dark else np.count_nonzero(values >= otsu)
     if inked > (MAX_HELD_SHARE if pip is not None else MAX_LIT_SHARE) * values.size:
         return []
