@@ -35,7 +35,7 @@ MIN_PIPS_UNFIT_DIE = 3
 #: ``SIZE_SAMPLE`` clearest pip-like blobs of each polarity (below ``MIN_SIZING_RADIUS``
 #: there it cannot be told); if the pips found at the reduced size are smaller than
 #: ``MIN_WORK_RADIUS`` after all, the frame is searched again at full size.
-REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 2.8, 2.5
+REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
 #: Pips found with a median radius above this many pixels could be searched for at a
 #: coarser scale: the next frame has its pips sized afresh.
 RESIZE_RADIUS = 2 * WORK_RADIUS
