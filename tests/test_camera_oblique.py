@@ -128,19 +128,17 @@ def test_ones_on_top_of_side_face_pips_are_still_split_off() -> None:
     assert sorted(r.value for r in near) == [1, 1]
 
 
-def test_a_front_face_is_not_read_where_its_top_one_was_dropped() -> None:
-    """Two white dice touching at 40 degrees, a 1 in front of a 2: the 1's pip lies beside
-    the 2's die and was dropped as its side face; the 1's front face, a 5 as round and as
-    lit as a top face, was then read as the die. A lone pip not read as a die, where that
-    5's top face would be, leaves the 5 unread (``ambiguous pips``): never a 5."""
-    size, turn = 57.02522795369441, 63.416002914861146
-    scene = Scene(dice=(RenderDie(1, "white", (1138.4015371010169, 238.85745288667715), size, turn),
-                        RenderDie(2, "white", (1164.9449950588473, 185.814393392622), size, turn)),
-                  table=(118, 116, 112), light=(1.18, 1.0, 0.84), brightness=0.8283033676139592, tilt=TILT,
-                  glare=0.3362070330506362, defocus=0.6364277824983363, noise=2.0502116472328686,
-                  seed=466845524, lamp=(-0.2731615192021618, 0.6133723290010424, 0.741051395277685))
-    image, truth = render(scene)
+def test_a_front_face_is_not_read_where_its_top_one_was_refused() -> None:
+    """A green die showing 1, seen at 40 degrees: its pip, spread by the highlight, is
+    refused as a 1, and its front face, a 5 as round and as lit as a top face, was read as
+    the die. A lone blob not read as a die, where that 5's top face would be, leaves the 5
+    unread (``ambiguous pips``): never a 5."""
+    scene = Scene(dice=(RenderDie(1, "green", (914.0078361046204, 445.1908433064285), 68.85010480707017,
+                                  67.79995694421356),),
+                  table=(44, 40, 38), light=(1.18, 1.0, 0.84), brightness=0.8957696208764254, tilt=TILT,
+                  glare=0.3492180507890148, defocus=0.06502371280541262, noise=3.12554962857345,
+                  seed=74832236, lamp=(-0.23288979621423045, -0.19308875266873293, 0.9531416874799502))
+    image, _ = render(scene)
     image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1], cv2.IMREAD_COLOR)
     readings = read_frame(image)
-    assert sorted(r.value for r in readings if r.status is ReadStatus.OK) == [2], readings
-    assert [r.reason for r in readings if r.status is ReadStatus.UNREADABLE] == ["ambiguous pips"], readings
+    assert [(r.value, r.reason) for r in readings] == [(None, "ambiguous pips")], readings
