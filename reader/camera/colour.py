@@ -78,7 +78,10 @@ def int_medians(values: np.ndarray) -> np.ndarray:
     n = values.shape[-1]
     if n == 0:
         return np.full(values.shape[:-1], np.nan)
-    ordered = np.sort(values, axis=-1, kind="stable")  # stable: a radix sort for 8- and 16-bit integers
+    # a copy in row order, sorted in place: a view across rows (a pixel's channels, every
+    # k-th pixel) keeps its own order in np.sort's copy, and sorts there twice as slowly
+    ordered = np.array(values, order="C")
+    ordered.sort(axis=-1, kind="stable")  # stable: a radix sort for 8- and 16-bit integers
     middle = n // 2
     if n % 2:
         return ordered[..., middle].astype(np.float64)

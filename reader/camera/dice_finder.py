@@ -91,7 +91,7 @@ class FaceCandidate:
 
     @cached_property
     def centre(self) -> np.ndarray:
-        return self.group.points.mean(axis=0)
+        return self.group.centre
 
 
 class TopFaces(NamedTuple):
@@ -120,12 +120,13 @@ def _axes(face: FaceCandidate, spacing_radii: float) -> np.ndarray:
     return np.eye(2) * max(spread, face.group.pip_length)
 
 
-def _inverses(axes: np.ndarray) -> np.ndarray:
-    """The inverse of each 2x2 matrix (a flat one, which no face's axes are, maps to zero)."""
-    a, b, c, d = axes[:, 0, 0], axes[:, 0, 1], axes[:, 1, 0], axes[:, 1, 1]
+def _inverse(axes: np.ndarray) -> list[list[float]]:
+    """The inverse of a 2x2 matrix (a flat one, which no face's axes are, maps to zero), in
+    plain floats: quicker than numpy's calls for so few numbers."""
+    (a, b), (c, d) = axes.tolist()
     det = a * d - b * c
-    safe = np.where(np.abs(det) > 1e-12, det, np.inf)
-    return np.stack([np.stack([d, -b], -1), np.stack([-c, a], -1)], -2) / safe[:, None, None]
+    safe = det if abs(det) > 1e-12 else math.inf
+    return [[d / safe, -b / safe], [-c / safe, a / safe]]
 
 
 def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = None) -> TopFaces:
@@ -150,7 +151,7 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     """
     order = sorted(faces, key=lambda f: (-round(f.roundness, 2), -len(f.group.pips)))
     # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
-    ratios = [f.fit.spacing / np.sqrt(f.fit.aspect) / f.pip_length
+    ratios = [f.fit.spacing / math.sqrt(f.fit.aspect) / f.pip_length
               for f in faces if f.fit is not None and f.fit.value > 1]
     pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, colours)
     kept: list[int] = []
@@ -168,18 +169,17 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
                                                        for j in kept)], pairs.towards_camera)
 
 
-def _one_die(faces: list[FaceCandidate]) -> np.ndarray:
+def _one_die(faces: list[FaceCandidate], body: np.ndarray, light: np.ndarray, contrast: np.ndarray) -> np.ndarray:
     """For every pair of faces, whether they may be faces of one die: pips of one size (a
     pip's long axis is not foreshortened; a 1 may be printed larger), of one polarity,
-    lit alike (:func:`_lit_alike`) on their bodies or on the brighter of body and ink: a
-    dark die's light pips show its light better than its black body, which a highlight
-    lights unevenly, but a side face's tiny pips blur into the body."""
+    lit alike (:func:`_lit_alike`) on their ``body`` levels or on their ``light`` (the
+    brighter of body and ink): a dark die's light pips show its light better than its
+    black body, which a highlight lights unevenly, but a side face's tiny pips blur into
+    the body. ``contrast``: each face's pip contrast."""
     length = np.array([f.pip_length for f in faces])
     dark = np.array([f.group.pips[0].dark for f in faces])
-    contrast = np.array([abs(f.group.body_level - f.group.pip_level) for f in faces])
     sized = np.abs(np.log(length[:, None] / length[None, :])) <= np.log(MAX_RADIUS_RATIO)
-    lit_alike = (_lit_alike(np.array([f.group.body_level for f in faces]), contrast)
-                 | _lit_alike(np.array([f.group.light for f in faces]), contrast))
+    lit_alike = _lit_alike(body, contrast) | _lit_alike(light, contrast)
     return sized & (dark[:, None] == dark[None, :]) & lit_alike
 
 
@@ -196,19 +196,21 @@ def _lit_alike(levels: np.ndarray, contrast: np.ndarray) -> np.ndarray:
 
 
 class _Pairs:
-    """How the faces (in order) lie relative to one another: ``units[i, j]`` is the distance
+    """How the faces (in order) lie relative to one another: ``units[i][j]`` is the distance
     of face i's centre from face j's in face j's own units (pip offsets along its axes,
-    which undoes the camera's foreshortening), ``along[i, j]`` the cosine between the step
+    which undoes the camera's foreshortening), ``along[i][j]`` the cosine between the step
     from j to i and the direction towards the camera."""
 
     def __init__(self, faces: list[FaceCandidate], spacing_radii: float, colours: BodyColours | None = None) -> None:
         centres = np.array([f.centre for f in faces]).reshape(-1, 2)
-        inverses = _inverses(np.array([_axes(f, spacing_radii) for f in faces]).reshape(-1, 2, 2))
+        inverses = np.array([_inverse(_axes(f, spacing_radii)) for f in faces]).reshape(-1, 2, 2)
         steps = centres[:, None, :] - centres[None, :, :]  # [i, j]: from j to i
-        self.units = np.hypot(*np.einsum("jab,ijb->aij", inverses, steps))
+        # (written out: numpy's einsum takes longer over so few faces)
+        self.units = np.hypot(inverses[:, 0, 0] * steps[..., 0] + inverses[:, 0, 1] * steps[..., 1],
+                              inverses[:, 1, 0] * steps[..., 0] + inverses[:, 1, 1] * steps[..., 1])
         # a fitted face's pip offset along its long (not foreshortened) axis, in pixels
-        self.long_spacing = np.array([f.fit.spacing / np.sqrt(f.fit.aspect) if f.fit is not None and f.fit.value > 1
-                                      else 0.0 for f in faces])
+        self.long_spacing = [f.fit.spacing / math.sqrt(f.fit.aspect) if f.fit is not None and f.fit.value > 1 else 0.0
+                             for f in faces]
         self.distance = np.hypot(steps[..., 0], steps[..., 1])
         self.roundness = np.array([f.roundness for f in faces])
         self.fitted = np.array([f.fit is not None for f in faces], bool)
@@ -218,9 +220,10 @@ class _Pairs:
         shown = (self.roundness <= ELONGATED) & (self.pips > 1)
         turn = np.cos(2 * (long_axes[:, None] - long_axes[None, :]))  # the same for axes half a turn apart
         self.aligned = (turn >= math.cos(math.radians(2 * ALIGNED_ANGLE))) & shown[:, None] & shown[None, :]
-        self.contrast = np.array([abs(f.group.body_level - f.group.pip_level) for f in faces])
+        body = np.array([f.group.body_level for f in faces])
+        self.contrast = np.abs(body - np.array([f.group.pip_level for f in faces]))
         self.lit = np.array([f.group.light for f in faces])
-        self.same = _one_die(faces)
+        self.same = _one_die(faces, body, self.lit, self.contrast)
         if colours is not None:
             # only faces close enough to be one die are worth a look at their colours
             first, second = np.nonzero(np.triu(self.same & (self.units < FRONT_REACH * FACE_HALF), 1))
@@ -235,10 +238,16 @@ class _Pairs:
         axis_directions = np.stack([np.cos(long_axes), np.sin(long_axes)], -1).reshape(-1, 2)
         self.lengthwise = (np.abs(np.einsum("ijk,jk->ij", unit_steps, axis_directions))
                            >= math.cos(math.radians(BESIDE_ANGLE)))
+        # the rules below ask of one face or pair at a time, hundreds of times a frame: plain
+        # lists answer that quicker than numpy's indexing of single elements
+        (self.units, self.same, self.along, self.distance, self.lengthwise, self.aligned, self.roundness, self.contrast,
+         self.lit, self.fitted, self.pips) = (a.tolist() for a in (
+            self.units, self.same, self.along, self.distance, self.lengthwise, self.aligned, self.roundness,
+            self.contrast, self.lit, self.fitted, self.pips))
 
     def near(self, i: int, j: int, reach: float) -> bool:
         """Whether face i's centre is within ``reach`` half-sides of face j's, in j's units."""
-        return bool(self.units[i, j] < reach * FACE_HALF)
+        return bool(self.units[i][j] < reach * FACE_HALF)
 
     def _towards_camera(self, unit_steps: np.ndarray) -> np.ndarray:
         """Unit image direction from a top face to the side faces seen with it: voted by
@@ -264,16 +273,16 @@ class _Pairs:
         Faces of one die have pips of one size (a pip's long axis is not foreshortened);
         a 1 may be printed larger than the rest.
         """
-        if not self.same[i, top]:
+        if not self.same[i][top]:
             return False
         if self.near(i, top, SIDE_REACH) if self.pips[top] > 1 or self.pips[i] == 1 else self.near(top, i, SIDE_REACH):
             # (a lone pip shows no face size of its own: the bigger face measures the two)
             return True
-        along = self.along[i, top]
+        along = self.along[i][top]
         if along < -SIDE_DIRECTION_COS:
             return False  # face i lies beyond ``top``, away from the camera: not its side face
         flatter = self.flatter(i, top)
-        if flatter and along > SIDE_DIRECTION_COS and self.distance[i, top] < 2 * FACE_HALF * self.long_spacing[i]:
+        if flatter and along > SIDE_DIRECTION_COS and self.distance[i][top] < 2 * FACE_HALF * self.long_spacing[i]:
             # a flatter face towards the camera, within a face's width (its own width across
             # the view, which the camera does not foreshorten) of ``top``: the die's front face
             return True
@@ -286,7 +295,7 @@ class _Pairs:
         the camera does not foreshorten; a front face lies along its short axis) with its pips
         foreshortened the same way: a die's left and right faces are foreshortened across
         the way its top face is, so face i is another die's top face."""
-        return bool(self.lengthwise[i, top] and self.aligned[i, top])
+        return bool(self.lengthwise[i][top] and self.aligned[i][top])
 
     def flatter(self, i: int, top: int) -> bool:
         """Whether face i is foreshortened more than ``top`` as a side face of its die is:
@@ -298,7 +307,7 @@ class _Pairs:
         if top_roundness < STEEP_VIEW:
             return bool(self.roundness[i] < SIDE_ROUNDNESS_RATIO * top_roundness)
         side_cut = SIDE_FLATNESS * top_roundness
-        if self.along[i, top] > 0:
+        if self.along[i][top] > 0:
             # towards the camera, where the die's side faces are seen: a face at right angles
             # to ``top`` shows pips about sqrt(1 - r^2) round, another die's top face as round
             # as ``top``'s; halfway between parts them where the two lie close (about 55
@@ -338,7 +347,7 @@ class _Pairs:
         (those turned sideways are seen edge-on, if at all), and its pips stand out as
         clearly as its light allows (a side face's pips, seen at a grazing angle, blur into
         faint slivers)."""
-        return bool(not self.near(i, top, SIDE_REACH) and self.along[i, top] <= 0
+        return bool(not self.near(i, top, SIDE_REACH) and self.along[i][top] <= 0
                     and self.contrast[i] * self.lit[top] >= SIDE_FAINTNESS * self.contrast[top] * self.lit[i])
 
     def shaded(self, i: int, j: int) -> bool:
@@ -350,7 +359,7 @@ class _Pairs:
         (the top faces of dice that touch lie at one height, under one light) - unless the
         shapes say otherwise: ``top`` is much flatter, i.e. it is i's side face, lit by a
         lamp low at that side, or both are seen from steeply above."""
-        return bool(self.same[i, top] and self.fitted[top] and self.shaded(i, top)
+        return bool(self.same[i][top] and self.fitted[top] and self.shaded(i, top)
                     and self.near(i, top, SIDE_REACH_OBLIQUE) and not self.side_by_shape(top, i)
                     and not self.both_face_up(i, top) and not self.beside_alike(i, top))
 
@@ -359,13 +368,13 @@ class _Pairs:
         steeply above (where side faces are the flatter ones; from low down, top faces are),
         much flatter than ``top`` and not beyond it, whatever the light (a lamp low at the
         side lights it the more)."""
-        return bool(self.roundness[top] >= STEEP_VIEW and self.along[i, top] >= -SIDE_DIRECTION_COS
+        return bool(self.roundness[top] >= STEEP_VIEW and self.along[i][top] >= -SIDE_DIRECTION_COS
                     and self.roundness[i] < SIDE_FLATNESS * self.roundness[top])
 
     def in_front_of(self, i: int, top: int) -> bool:
         """Whether face i is a side face of ``top``'s die, lying towards the camera from it."""
         # pips that fit no face show no die's extent to measure that by
-        if not (self.same[i, top] and self.fitted[top] and self.along[i, top] > SIDE_DIRECTION_COS
+        if not (self.same[i][top] and self.fitted[top] and self.along[i][top] > SIDE_DIRECTION_COS
                 and self._looks_like_side(i, top)):
             return False
         dimmer = self.lit[i] < FRONT_SHADE * self.lit[top]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from statistics import median
 
 import numpy as np
@@ -183,17 +183,24 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     radius = face.group.radius
     ink, body = face.group.pip_level, face.group.body_level
     pip_xy = face.group.points
-    body_points, clear = _body_samples(fit, pip_xy, radius)
-    if smear is not None:
-        clear &= smear.ink_at(body_points, pip_xy) == 0
-    body_levels = _levels(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body)
-    stray = np.abs(body_levels - 1)
-    seen = stray[np.isfinite(stray)]
+
+    @cache
+    def sampled() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The places the body round the pips is sampled, their levels, and how far those
+        seen stray from the body's; taken once a check asks (most lone blobs are refused
+        before any does)."""
+        places, clear = _body_samples(fit, pip_xy, radius)
+        if smear is not None:
+            clear &= smear.ink_at(places, pip_xy) == 0
+        levels = _levels(grey, places[clear], max(1.0, 0.5 * radius), ink, body)
+        stray = np.abs(levels - 1)
+        return places[clear], levels, stray[np.isfinite(stray)]
 
     def die_like() -> bool:  # asked only of faces that fail a check, or show a lone pip
         # a die's body is uniform round its pips, and smooth (noise and texture are not)
+        places, _, seen = sampled()
         return (bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
-                and _grain(grey, body_points[clear], max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
+                and _grain(grey, places, max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
 
     if fit.value == 1:
         # an unreadable lone pip is never reported (it is no evidence of a die): the cheap
@@ -229,10 +236,11 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         # pips on one diagonal do not show the other diagonal's direction: their shape
         # does, unreliably for small pips, so the spots seen square-on must be empty too
         try:
-            spots = np.vstack([spots, fit_layout(face.group.points).to_image(_EMPTY_SPOTS[fit.value])])
+            spots = np.concatenate([spots, fit_layout(face.group.points).to_image(_EMPTY_SPOTS[fit.value])])
         except LayoutError as err:
             return Verdict(str(err), 0.0, die_like())
     spot_levels = _levels(grey, spots, _sample_size(radius), ink, body)
+    _, body_levels, seen = sampled()
     if np.isnan(spot_levels).any() or not seen.size or seen.size < MIN_BODY_SHARE * len(body_levels):
         return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
     # an empty place on a smeared pip's track may show that much of its ink, and no more
@@ -241,14 +249,15 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
         return Verdict("ambiguous pips", 0.0, die_like())
-    if seen.max() > MAX_BODY_STRAY:
+    most = float(seen.max())
+    if most > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like())
-    margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - seen.max() / MAX_BODY_STRAY * 0.5]
+    margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - most / MAX_BODY_STRAY * 0.5]
     if spot_levels.size:
-        margins.append(0.5 + 0.5 * min(1.0, float(np.min((spot_levels - empty_enough) / (1 - empty_enough)))))
+        margins.append(0.5 + 0.5 * min(1.0, float(((spot_levels - empty_enough) / (1 - empty_enough)).min())))
     if fit.value == 1:
         margins.append(SINGLE_PIP_CONFIDENCE)
-    return Verdict(None, float(np.clip(min(margins), 0.0, 1.0)))
+    return Verdict(None, min(max(float(min(margins)), 0.0), 1.0))
 
 
 def _body_samples(fit: LayoutFit, pips: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
@@ -274,7 +283,7 @@ def _body_samples(fit: LayoutFit, pips: np.ndarray, radius: float) -> tuple[np.n
 
 def _clearance(points: np.ndarray, pips: np.ndarray) -> np.ndarray:
     """Each point's distance to the nearest of ``pips`` (centres)."""
-    return np.min(np.hypot(points[:, None, 0] - pips[None, :, 0], points[:, None, 1] - pips[None, :, 1]), axis=1)
+    return np.hypot(points[:, None, 0] - pips[None, :, 0], points[:, None, 1] - pips[None, :, 1]).min(axis=1)
 
 
 def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: np.ndarray,
@@ -307,9 +316,13 @@ def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:
     lone pip must show its whole face: it is a die only on a body centred on it.
     """
     reach = FACE_HALF if fit.value == 1 else PIP_PLACES_REACH
-    corners = fit.centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * reach @ _typical_axes(fit).T
+    corners = fit.centre + _CORNERS * reach @ _typical_axes(fit).T
     h, w = shape[:2]
-    return bool((corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any())
+    return bool(((corners < 0) | (corners >= (w, h))).any())
+
+
+#: The corners of a face, in its own units.
+_CORNERS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
 
 
 def _mottled(pip: Pip, grey: np.ndarray) -> bool:
@@ -421,7 +434,8 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
         step = row[1] - row[0]
         beyond = np.array([row[1] + step, row[0] - step])
     else:
-        row, apart = points[np.argsort((points - points.mean(axis=0)) @ (points[-1] - points[0]))], 2.0
+        # (the sum over the count is the mean np.mean takes, without its overhead)
+        row, apart = points[np.argsort((points - points.sum(axis=0) / len(points)) @ (points[-1] - points[0]))], 2.0
         step, beyond = (row[-1] - row[0]) / 2, np.empty((0, 2))
     # the step turned a quarter in the face's plane: undo the slant, turn, put it back; oval
     # pips may be smeared, not slanted, so the face is also taken as seen square-on
@@ -432,7 +446,7 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
         squashes.append(squash_along(math.atan2(step[1], step[0]), face.roundness))
     sides = np.array([apart * _turned(squash, step) for squash in squashes])
     beside = row[None, None] + np.array([1.0, -1.0])[None, :, None, None] * sides[:, None, None, :]
-    places = np.vstack([beyond, beside.reshape(-1, 2)])
+    places = np.concatenate([beyond, beside.reshape(-1, 2)])
     radius = face.group.radius
     # each place's samples: a few about it (it is only foreseen: the darkest stands for it),
     # then a ring round it
@@ -441,17 +455,18 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     nudged, around = levels[:, :len(_NUDGES)], levels[:, len(_NUDGES):]
     # a ring leaves out the face's own pips and the places foreseen in the same row as its
     # own: the places beside a 6's column are a column too, a step apart, as close as its ring
+    clear = RING_CLEAR_RADII * radius
+    rings = samples[:, len(_NUDGES):]
+    covered = _near_any(rings, points, clear)
     rows = beside.reshape(-1, len(row), 2)
-    neighbours = np.concatenate([np.repeat(np.concatenate([points, points])[None], len(beyond), axis=0),
-                                 np.repeat(np.concatenate([rows, np.broadcast_to(points, rows.shape)], axis=1),
-                                           len(row), axis=0)])
-    apart = np.hypot(*(samples[:, len(_NUDGES):, None, :] - neighbours[:, None]).transpose(3, 0, 1, 2))
-    around = np.where((apart < RING_CLEAR_RADII * radius).any(axis=2), np.nan, around)
+    covered[len(beyond):] |= _near_any(rings[len(beyond):].reshape(len(rows), -1, 2), rows,
+                                       clear).reshape(-1, rings.shape[1])
+    around = np.where(covered, np.nan, around)
     centre = np.where(np.isnan(nudged), np.inf, nudged).min(axis=1)
     # places off the frame's edge have no level (NaN) and say nothing; a ring wholly off it
     # shows no pip
-    ring = _row_medians(around)
     with np.errstate(invalid="ignore"):
+        ring = _row_medians(around)
         pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
     # pips ahead on the diagonal, or beside ``MIN_BESIDE`` pips of the row, on either side;
     # a coloured pip ahead that glare hides from grey shows in colour (the places beside a
@@ -474,11 +489,20 @@ def _coloured_pips(samples: np.ndarray, pips: Sequence[Pip], colours: BodyColour
             & (np.median(share[:, len(_NUDGES):], axis=1) <= MAX_RING_INK))
 
 
+def _near_any(points: np.ndarray, centres: np.ndarray, reach: float) -> np.ndarray:
+    """Whether each of ``points`` (..., N x 2) lies closer than ``reach`` to any of
+    ``centres`` (..., K x 2; leading axes alike, or none), as ... x N."""
+    apart = points[..., :, None, :] - centres[..., None, :, :]
+    return (np.hypot(apart[..., 0], apart[..., 1]) < reach).any(axis=-1)
+
+
 def _turned(squash: np.ndarray, step: np.ndarray) -> np.ndarray:
     """``step`` turned a quarter in the plane of a face that ``squash`` foreshortens."""
-    (a, b), (c, d) = squash
-    flat = np.array([d * step[0] - b * step[1], a * step[1] - c * step[0]]) / (a * d - b * c)
-    return squash @ np.array([-flat[1], flat[0]])
+    # (plain numbers: the same sums, without numpy's overhead on single values)
+    (a, b), (c, d) = squash.tolist()
+    x, y = step.tolist()
+    det = a * d - b * c
+    return squash @ np.array([-((a * y - c * x) / det), (d * x - b * y) / det])
 
 
 def _row_medians(levels: np.ndarray) -> np.ndarray:
@@ -488,8 +512,7 @@ def _row_medians(levels: np.ndarray) -> np.ndarray:
     count = (~np.isnan(levels)).sum(axis=1)
     rows = np.arange(len(levels))
     low, high = np.maximum(count - 1, 0) // 2, count // 2
-    with np.errstate(invalid="ignore"):
-        return np.where(count > 0, (ordered[rows, low] + ordered[rows, high]) / 2, np.nan)
+    return np.where(count > 0, (ordered[rows, low] + ordered[rows, high]) / 2, np.nan)
 
 
 _NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
@@ -546,8 +569,12 @@ def _levels(grey: np.ndarray, points: np.ndarray, radius: float, ink: float, bod
     """Mean grey level in a small square at each point, as a fraction from ink (0) to body (1);
     NaN where the square leaves the image."""
     inside, patches = _patches(grey, points, radius)
+    # each square's sum as its product with ones: exact (a sum of bytes), and quicker
+    levels = (patches.dot(np.ones(patches.shape[1])) / patches.shape[1] - ink) / (body - ink)
+    if len(levels) == len(inside):
+        return levels  # (every square inside, as is usual: nothing to fill in)
     out = np.full(len(inside), np.nan)
-    out[inside] = (patches.sum(axis=1, dtype=np.float64) / patches.shape[1] - ink) / (body - ink)
+    out[inside] = levels
     return out
 
 
@@ -562,16 +589,23 @@ def _patches(grey: np.ndarray, points: np.ndarray, radius: float) -> tuple[np.nd
     """Which points' squares of half-side ``ceil(radius)`` lie inside the image, and those
     squares' grey levels (one row per such point, in the image's own type)."""
     h, w = grey.shape
-    r = int(np.ceil(radius))
-    centres = np.rint(np.asarray(points, float).reshape(-1, 2)).astype(int)
-    inside = ((centres[:, 0] >= r) & (centres[:, 0] < w - r) & (centres[:, 1] >= r) & (centres[:, 1] < h - r))
-    dy, dx = _square(r)
-    c = centres[inside]
-    return inside, grey[c[:, 1, None] + dy, c[:, 0, None] + dx]
+    r = math.ceil(radius)
+    room, index, offsets = _squares(r, w, h)
+    centres = np.rint(np.asarray(points, float).reshape(-1, 2)).astype(np.intp)
+    # r <= x < w - r (and so for y) as one comparison each: x - r, as unsigned, is below
+    # w - 2r; the two columns joined by hand, quicker than ``all(axis=1)``
+    fits = (centres - r).view(np.uintp) < room
+    inside = fits[:, 0] & fits[:, 1]
+    # picked from the image as one row of pixels (a view unless the image is a crop) by
+    # index: much quicker than picking by row and column
+    return inside, grey.ravel().take(centres[inside].dot(index)[:, None] + offsets)
 
 
 @lru_cache(maxsize=64)
-def _square(r: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row and column offsets of the pixels of a square of half-side ``r``."""
+def _squares(r: int, width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For squares of half-side ``r`` in an image ``width`` x ``height``: the bounds of
+    their centres' ``x - r`` and ``y - r`` (unsigned), the weights of a pixel's column and
+    row in its index in the image's row of pixels, and the square's pixels' offsets there."""
     dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
-    return dy.ravel(), dx.ravel()
+    return (np.array([max(0, width - 2 * r), max(0, height - 2 * r)], np.uintp), np.array([1, width], np.intp),
+            (dy * width + dx).ravel())

@@ -203,11 +203,13 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         # a lone pip's face is only guessed: the crop reaches as far as a partner pip may lie
         reach = max(side, round(CLOSE_REACH_RADII * radius))
         cx0, cy0, cx1, cy1 = max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach)
-        crop = image_bgr[cy0:cy1, cx0:cx1]
+        # (copied once: the checks pick pixels from a crop's rows as one run, which a view
+        # of the frame would have copied at every pick)
+        crop, grey_crop = (np.ascontiguousarray(image[cy0:cy1, cx0:cx1]) for image in (image_bgr, grey))
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
         here: list[DieReading] = []
-        for crop_grey in _close_images(crop, grey[cy0:cy1, cx0:cx1], pips_seen - (cx0, cy0), radius, maybe):
+        for crop_grey in _close_images(crop, grey_crop, pips_seen - (cx0, cy0), radius, maybe):
             look = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table)
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read
@@ -400,6 +402,11 @@ def _scale_for(grey: np.ndarray) -> float:
     return max(MIN_WORK_SCALE, min(1.0, WORK_RADIUS / (2 * radius)))
 
 
+#: The corners of a face in its own units, and of a fitted face's whole square.
+_SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+_FACE_SQUARE = _SQUARE * FACE_HALF
+
+
 def die_candidate(face: FaceCandidate, shape: tuple[int, ...], scale: float = 1) -> DieCandidate:
     """The outline and body pixels of a face's die (the fitted face square, or an estimate).
 
@@ -407,12 +414,11 @@ def die_candidate(face: FaceCandidate, shape: tuple[int, ...], scale: float = 1)
     """
     group = face.group
     centre = face.centre * scale
-    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
     if face.fit is not None:
-        quad = face.fit.to_image(square * FACE_HALF) * scale
+        quad = face.fit.to_image(_FACE_SQUARE) * scale
     else:
         spread = (float(np.hypot(*(group.points - face.centre).T).max()) + 3 * group.radius) * scale
-        quad = centre + square * spread
+        quad = centre + _SQUARE * spread
     h, w = shape[:2]
     xs, ys = quad.T.tolist()
     x0, y0 = max(0, math.floor(min(xs))), max(0, math.floor(min(ys)))

@@ -31,6 +31,9 @@ ALL_SPOTS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [0, 0], [-1, 0], [1, 0
 
 #: Largest RMS distance (in units of ``a``) between observed pips and the fitted layout.
 MAX_RESIDUAL = 0.12
+#: Faces of at most this many pips lie on one diagonal, which cannot show the face's
+#: foreshortening: their fit takes it from the pips' shape (``squash``).
+MAX_SQUASHED = 3
 #: Smallest ratio of the fitted face's short to long axis: below it the face is seen too
 #: obliquely (a cocked die, or a side face) to be trusted.
 MIN_ASPECT = 0.45
@@ -93,20 +96,19 @@ def fit_layout(points: np.ndarray, squash: np.ndarray | None = None, single_spac
     diagonal cannot show it themselves. A lone pip is given axes ``squash * single_spacing``.
     Raises :class:`LayoutError` when the points match no real face.
     """
-    squash = np.eye(2) if squash is None else np.asarray(squash, float)
     pts = np.asarray(points, float).reshape(-1, 2)
     n = len(pts)
     if n == 0 or n > 6:
         raise LayoutError("ambiguous pips")
-    centre = pts.mean(axis=0)
     if n == 1:
-        return LayoutFit(1, centre, squash * single_spacing, 0.0)
-    if n <= 3:
-        # fit the diagonal with the foreshortening undone, then put it back
-        flat = _fit_diagonal(centre + (pts - centre) @ np.linalg.inv(squash).T, centre)
-        fit = LayoutFit(flat.value, centre, squash @ flat.axes, flat.residual)
+        return LayoutFit(1, pts[0].copy(), (np.eye(2) if squash is None else np.asarray(squash, float)) * single_spacing,
+                         0.0)
+    # a handful of points is handled in plain floats where it can be: numpy's overhead per
+    # call on arrays this small costs many times the arithmetic
+    if n <= MAX_SQUASHED:
+        fit = _fit_diagonal(pts.tolist(), None if squash is None else np.asarray(squash, float).tolist())
     else:
-        fit = _fit_affine(pts, centre, n)
+        fit = _fit_affine(pts.tolist())
     if fit.residual > MAX_RESIDUAL:
         raise LayoutError("ambiguous pips")
     if fit.aspect < MIN_ASPECT:
@@ -114,24 +116,39 @@ def fit_layout(points: np.ndarray, squash: np.ndarray | None = None, single_spac
     return fit
 
 
-def _fit_diagonal(pts: np.ndarray, centre: np.ndarray) -> LayoutFit:
-    """A 2 or a 3: pips on one diagonal, evenly spaced about the centre."""
-    rel = pts - centre
-    order = np.argsort(np.hypot(rel[:, 0], rel[:, 1]))
-    ends = rel[order[-2:]]
-    half = (ends[1] - ends[0]) / 2  # image vector of canonical (1, 1)
-    length = float(np.hypot(*half))
+def _fit_diagonal(pts: list[list[float]], squash: list[list[float]] | None) -> LayoutFit:
+    """A 2 or a 3: pips on one diagonal, evenly spaced about the centre, fitted with the
+    foreshortening ``squash`` (None: none) undone, then put back."""
+    n = len(pts)
+    cx, cy = centroid(pts)
+    rel = [(x - cx, y - cy) for x, y in pts]
+    if squash is not None:
+        (a, b), (c, d) = squash
+        det = a * d - b * c
+        rel = [((d * x - b * y) / det, (a * y - c * x) / det) for x, y in rel]
+    order = sorted(range(n), key=lambda k: math.hypot(*rel[k]))
+    (x0, y0), (x1, y1) = rel[order[-2]], rel[order[-1]]
+    hx, hy = (x1 - x0) / 2, (y1 - y0) / 2  # image vector of canonical (1, 1)
+    length = math.hypot(hx, hy)
     if length == 0:
         raise LayoutError("ambiguous pips")
-    errors = [ends[1] - half, ends[0] + half]
-    if len(pts) == 3:
+    errors = [(x1 - hx, y1 - hy), (x0 + hx, y0 + hy)]
+    if n == 3:
         errors.append(rel[order[0]])
-    residual = float(np.sqrt(np.mean([e @ e for e in errors]))) / (length / np.sqrt(2))
+    residual = math.sqrt(sum(ex * ex + ey * ey for ex, ey in errors) / len(errors)) / (length / math.sqrt(2))
     # canonical x and y are (1,1) rotated by -45 and +45 degrees, scaled by 1/sqrt(2)
-    c, s = np.sqrt(0.5), np.sqrt(0.5)
-    ex = np.array([c * half[0] + s * half[1], -s * half[0] + c * half[1]]) / np.sqrt(2)
-    ey = np.array([-ex[1], ex[0]])
-    return LayoutFit(len(pts), centre, np.column_stack([ex, ey]), residual)
+    ex, ey = (hx + hy) / 2, (hy - hx) / 2
+    axes = [[ex, -ey], [ey, ex]]
+    if squash is not None:
+        axes = [[a * axes[0][0] + b * axes[1][0], a * axes[0][1] + b * axes[1][1]],
+                [c * axes[0][0] + d * axes[1][0], c * axes[0][1] + d * axes[1][1]]]
+    return LayoutFit(n, np.array([cx, cy]), np.array(axes), residual)
+
+
+def centroid(points: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """The centroid of (x, y) points in plain floats: the same sums, term by term, as
+    numpy's mean over the points, at a fraction of the cost of a call on so small an array."""
+    return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
 
 
 def _labellings(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -153,21 +170,23 @@ def _labellings(n: int) -> tuple[np.ndarray, np.ndarray]:
 _LABELLINGS = {n: _labellings(n) for n in (4, 5, 6)}
 
 
-def _fit_affine(pts: np.ndarray, centre: np.ndarray, n: int) -> LayoutFit:
+def _fit_affine(pts: list[list[float]]) -> LayoutFit:
     """A 4, 5 or 6: least-squares affine map from the canonical face, best labelling."""
-    rel = pts - centre
-    ring = np.arange(n)
+    n = len(pts)
+    cx, cy = centroid(pts)
+    rel = [(x - cx, y - cy) for x, y in pts]
+    ring = list(range(n))
     if n == 5:  # the centre pip is the one nearest the centroid; the rest is a 4
-        mid = int(np.argmin(np.hypot(rel[:, 0], rel[:, 1])))
-        ring = np.delete(ring, mid)
-    dst = rel[ring[np.argsort(np.arctan2(rel[ring, 1], rel[ring, 0]))]]
-    if n == 5:
-        dst = np.vstack([dst, rel[mid]])
+        mid = min(ring, key=lambda k: math.hypot(*rel[k]))
+        ring.remove(mid)
+    ring.sort(key=lambda k: math.atan2(rel[k][1], rel[k][0]))
+    dst = np.array([rel[k] for k in (ring + [mid] if n == 5 else ring)])
     src, pinv = _LABELLINGS[n]
     sol = pinv @ dst                      # (labellings, 2, 2): canonical -> image, transposed
-    err = dst[None] - src @ sol
+    err = dst - src @ sol
     spacing = np.sqrt(np.abs(np.linalg.det(sol)))
-    rms = np.sqrt(np.mean(np.sum(err ** 2, axis=2), axis=1))
-    residual = np.where(spacing > 0, rms / np.maximum(spacing, 1e-12), np.inf)
-    best = int(np.argmin(residual))
-    return LayoutFit(n, centre, sol[best].T, float(residual[best]))
+    rms = np.sqrt((err * err).sum(axis=2).sum(axis=1) / n)
+    residual = rms / np.maximum(spacing, 1e-12)
+    residual[~(spacing > 0)] = np.inf
+    best = int(residual.argmin())
+    return LayoutFit(n, np.array([cx, cy]), sol[best].T, float(residual[best]))

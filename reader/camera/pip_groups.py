@@ -18,7 +18,7 @@ from statistics import median
 import numpy as np
 
 from reader.camera.body_colour import BodyColours
-from reader.camera.layouts import LayoutError, LayoutFit, fit_layout
+from reader.camera.layouts import MAX_SQUASHED, LayoutError, LayoutFit, centroid, fit_layout
 from reader.camera.pips import Pip
 from reader.camera.smear import smeared
 
@@ -75,6 +75,8 @@ APART_REACH, APART_REACH_LONE, MAX_SIDE_BY_SIDE = 2.6, 3.6, 12
 #: by ``FRONT_FLATTER``): when a pip that may be such lies beside the pips of a face, and
 #: another lone pip lies far out too, either may be the top face's 1.
 LONE_DOUBT, FRONT_FLATTER = 2.9, 0.92
+#: Slack (pixels) in telling which pips may lie near a path (see ``_Paths._near_pip``).
+NEAR_MARGIN = 1.0
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,10 @@ class PipGroup:
         return np.array([(p.x, p.y) for p in self.pips], float)
 
     @cached_property
+    def centre(self) -> np.ndarray:
+        return np.array(centroid([(p.x, p.y) for p in self.pips]))
+
+    @cached_property
     def radius(self) -> float:
         return median([p.radius for p in self.pips])
 
@@ -98,7 +104,7 @@ class PipGroup:
     @cached_property
     def pip_length(self) -> float:
         """Median pip half-length (radius along the pip's long axis, which foreshortening keeps)."""
-        return median([p.radius / np.sqrt(p.roundness) for p in self.pips])
+        return median([p.radius / math.sqrt(p.roundness) for p in self.pips])
 
     @cached_property
     def long_axis(self) -> float:
@@ -142,8 +148,10 @@ def squash_along(angle: float, roundness: float) -> np.ndarray:
 
 
 def _fitted(group: PipGroup, single_spacing: float) -> tuple[LayoutFit | None, str | None]:
+    # four pips or more show the face's foreshortening themselves: the fit takes no squash
+    squash = group.squash if len(group.pips) <= MAX_SQUASHED else None
     try:
-        return fit_layout(group.points, group.squash, single_spacing), None
+        return fit_layout(group.points, squash, single_spacing), None
     except LayoutError as err:
         return None, str(err)
 
@@ -159,78 +167,96 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
     """
     if not pips:
         return []
-    xy = np.array([(p.x, p.y) for p in pips], float)
-    alike, glare_alike, placeable = _alike(pips, xy)
-    first, second = np.nonzero(np.triu(placeable, 1))
+    measures = _Measures(pips)
+    first, second = _placeable(measures)
     if colours is not None and len(first):
         same_colour = ~colours.apart_pairs(pips, first, second)
         first, second = first[same_colour], second[same_colour]
-    paths = _Paths(grey, pips, first, second)
+    likeness, glare_likeness = _alike(measures, first, second)
+    paths = _Paths(grey, measures, first, second)
     scores = paths.body_scores()
     on_body = scores >= MIN_PATH_BODY
-    likeness = alike[first, second]
-    glare = np.flatnonzero(on_body & (likeness == 0) & (glare_alike[first, second] > 0))
+    glare = np.flatnonzero(on_body & (likeness == 0) & (glare_likeness > 0))
     # a smear blurs the edge between two faces of a die into a smooth change of light too
     glare = np.array([k for k in glare if not (smeared(pips[first[k]], grey) or smeared(pips[second[k]], grey))],
                      int)
     if len(glare):
-        likeness = likeness.copy()
         # the light across a highlight changes smoothly, and it leaves a colourful die's colour
         lit = paths.smooth(glare)
         if colours is not None and not lit.all():
             lit[~lit] = colours.same_colourful_body(pips, first[glare[~lit]], second[glare[~lit]])
-        likeness[glare] = np.where(lit, glare_alike[first[glare], second[glare]], 0.0)
-    links = [(float(s * a), int(i), int(j))
-             for s, a, i, j in zip(scores[on_body], likeness[on_body], first[on_body], second[on_body]) if a > 0]
+        likeness[glare] = np.where(lit, glare_likeness[glare], 0.0)
+    linked = on_body & (likeness > 0)
+    links = list(zip((scores * likeness)[linked].tolist(), first[linked].tolist(), second[linked].tolist()))
     groups: list[PipGroup] = []
     for members in _components(range(len(pips)), links):
         groups.extend(_split(members, links, pips))
-    return _join_unevenly_lit(groups, list(zip(first[on_body].tolist(), second[on_body].tolist())), pips)
+    return _join_unevenly_lit(groups, first[on_body], second[on_body], pips)
 
 
-def _alike(pips: list[Pip], xy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every pair of pips, how alike they are (1 = same size, shape, ink and
-    surroundings), or 0 when they cannot share a face (too unlike, or too far apart); the
-    same for pairs whose surroundings differ only as much as a highlight makes them (0 for
-    every other pair); and whether they may share a face by place, size and shape alone,
-    whatever their light."""
-    radius, roundness, contrast, ring, dark = (np.array([getattr(p, k) for p in pips], float)
-                                               for k in ("radius", "roundness", "contrast", "ring", "dark"))
+class _Measures:
+    """The pips' measures as arrays (one per measure, indexed like the pips, read off the
+    pips in one pass) and their ``distance`` apart (pip by pip): the pairwise work below is
+    all array arithmetic."""
 
+    def __init__(self, pips: list[Pip]) -> None:
+        (self.x, self.y, self.radius, self.roundness, self.contrast, self.ring, self.level,
+         self.dark) = np.array([(p.x, p.y, p.radius, p.roundness, p.contrast, p.ring, p.level, p.dark) for p in pips],
+                               float).reshape(-1, 8).T
+        self.distance = np.hypot(np.subtract.outer(self.x, self.x), np.subtract.outer(self.y, self.y))
+
+
+def _placeable(measures: _Measures) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of pips (``first[k] < second[k]``) that may share a face by place, size and
+    shape alone, whatever their light."""
     def ratio(v: np.ndarray) -> np.ndarray:
         return np.minimum.outer(v, v) / np.maximum.outer(v, v)
 
-    r_ratio, round_ratio, c_ratio = ratio(radius), ratio(roundness), ratio(contrast)
-    ring_gap = np.abs(np.subtract.outer(ring, ring))
-    mean_contrast = np.add.outer(contrast, contrast) / 2
-    distance = np.hypot(np.subtract.outer(xy[:, 0], xy[:, 0]), np.subtract.outer(xy[:, 1], xy[:, 1]))
-    placeable = ((dark[:, None] == dark[None, :]) & (r_ratio >= 1 / MAX_RADIUS_RATIO)
-                 & (round_ratio >= MIN_ROUNDNESS_RATIO)
-                 & (distance <= MAX_LINK_RADII * np.add.outer(radius, radius) / 2))
-    inked_alike = placeable & (c_ratio >= MIN_CONTRAST_RATIO)
+    radius = measures.radius
+    placeable = (np.equal.outer(measures.dark, measures.dark) & (ratio(radius) >= 1 / MAX_RADIUS_RATIO)
+                 & (ratio(measures.roundness) >= MIN_ROUNDNESS_RATIO)
+                 & (measures.distance <= MAX_LINK_RADII * np.add.outer(radius, radius) / 2))
+    return np.nonzero(np.triu(placeable, 1))
+
+
+def _alike(measures: _Measures, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each pair (``first[k]``, ``second[k]``) of pips that may share a face by place,
+    how alike they are (1 = same size, shape, ink and surroundings), or 0 when they are too
+    unlike to share a face; and the same for pairs whose surroundings differ only as much
+    as a highlight makes them (0 for every other pair)."""
+    def ratio(v: np.ndarray) -> np.ndarray:
+        a, b = v[first], v[second]
+        return np.minimum(a, b) / np.maximum(a, b)
+
+    contrast_a, contrast_b = measures.contrast[first], measures.contrast[second]
+    r_ratio, round_ratio, c_ratio = ratio(measures.radius), ratio(measures.roundness), ratio(measures.contrast)
+    ring_gap = np.abs(measures.ring[first] - measures.ring[second])
+    mean_contrast = (contrast_a + contrast_b) / 2
+    inked_alike = c_ratio >= MIN_CONTRAST_RATIO
     lit_alike = ring_gap <= np.maximum(MAX_RING_DIFFERENCE * mean_contrast, RING_NOISE)
     glared = ~lit_alike & (ring_gap <= MAX_GLARE_RING_DIFFERENCE * mean_contrast)
-    likeness = r_ratio * round_ratio * c_ratio * (1 - ring_gap / np.maximum.outer(contrast, contrast))
-    return (np.where(inked_alike & lit_alike, likeness, 0.0), np.where(inked_alike & glared, likeness, 0.0),
-            placeable)
+    likeness = r_ratio * round_ratio * c_ratio * (1 - ring_gap / np.maximum(contrast_a, contrast_b))
+    return np.where(inked_alike & lit_alike, likeness, 0.0), np.where(inked_alike & glared, likeness, 0.0)
 
 
 def _components(nodes, links: list[tuple[float, int, int]]) -> list[list[int]]:
+    """The ``nodes`` split into the sets that ``links`` (score, node, node) join, each in
+    the order of ``nodes``, the sets in the order of their first node."""
     nodes = list(nodes)
-    parent = {i: i for i in nodes}
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    # each node's set, shared by its members: the smaller set is moved into the larger
+    # (for a few dozen nodes, quicker in Python than a union-find's root walks)
+    member_of = {i: [i] for i in nodes}
     for _, i, j in links:
-        if i in parent and j in parent:
-            parent[root(i)] = root(j)
+        a, b = member_of.get(i), member_of.get(j)
+        if a is not None and b is not None and a is not b:
+            if len(a) < len(b):
+                a, b = b, a
+            a.extend(b)
+            for k in b:
+                member_of[k] = a
     out: dict[int, list[int]] = {}
     for i in nodes:
-        out.setdefault(root(i), []).append(i)
+        out.setdefault(id(member_of[i]), []).append(i)
     return list(out.values())
 
 
@@ -259,26 +285,26 @@ def _is_face(group: PipGroup) -> bool:
     return group.layout(1.0)[0] is not None
 
 
-def _join_unevenly_lit(groups: list[PipGroup], on_body: list[tuple[int, int]], pips: list[Pip]) -> list[PipGroup]:
+def _join_unevenly_lit(groups: list[PipGroup], first: np.ndarray, second: np.ndarray, pips: list[Pip]) -> list[PipGroup]:
     """Join groups that together form one face, their pips on one body but some of them in
     a highlight (glare on a glossy die) or cut apart from the rest where a touching die's
     pips were linked with them.
 
-    ``on_body`` holds the pairs of pips (indices into ``pips``) that may share a face by
-    place, size and shape, with only body between them, whatever their light. Each group
-    of two or more pips, largest first, takes in those of the groups so linked to it, lit
-    about as brightly or more, with which it forms the largest face: a side face is shaded, and
-    its pips with a top face's may well fit some face too. Only faces of ``MIN_JOINED``
+    The pairs (``first[k]``, ``second[k]``) of pips (indices into ``pips``) are those that
+    may share a face by place, size and shape, with only body between them, whatever their
+    light. Each group of two or more pips, largest first, takes in those of the groups so
+    linked to it, lit about as brightly or more, with which it forms the largest face: a
+    side face is shaded, and its pips with a top face's may well fit some face too. Only faces of ``MIN_JOINED``
     pips or more are made so: any marks in a row (letters of print) fit a 2 or a 3, but
     few fit the corners of a 4, 5 or 6.
     """
     group_of = {id(p): k for k, g in enumerate(groups) for p in g.pips}
+    group = np.array([group_of[id(p)] for p in pips], int)
     linked: dict[int, set[int]] = {k: set() for k in range(len(groups))}
-    for i, j in on_body:
-        a, b = group_of[id(pips[i])], group_of[id(pips[j])]
-        if a != b:
-            linked[a].add(b)
-            linked[b].add(a)
+    apart = group[first] != group[second]
+    for a, b in zip(group[first[apart]].tolist(), group[second[apart]].tolist()):
+        linked[a].add(b)
+        linked[b].add(a)
     taken: set[int] = set()
     out = []
     for anchor in sorted(range(len(groups)), key=lambda k: -len(groups[k].pips)):
@@ -302,8 +328,8 @@ def _largest_face_with(groups: list[PipGroup], anchor: int, others: list[int]) -
     and the joined group; None if they form no such face."""
     if len(groups[anchor].pips) < 2 or not others:
         return None
-    centre = groups[anchor].points.mean(axis=0)
-    nearest = sorted(others, key=lambda k: float(np.hypot(*(groups[k].points.mean(axis=0) - centre))))[:MAX_JOIN_PARTS]
+    centre = groups[anchor].centre
+    nearest = sorted(others, key=lambda k: float(np.hypot(*(groups[k].centre - centre))))[:MAX_JOIN_PARTS]
     best: tuple[list[int], PipGroup] | None = None
     for size in range(len(nearest), 0, -1):
         for chosen in combinations(nearest, size):
@@ -329,7 +355,7 @@ def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
     n = len(group.pips)
     if not 3 <= n <= MAX_SIDE_BY_SIDE:
         return None
-    points = group.points - group.points.mean(axis=0)
+    points = group.points - group.centre
     splits = {(k,) for k in range(n)}
     for axis in np.linalg.svd(points, full_matrices=False)[2]:
         order = np.argsort(points @ axis, kind="stable")
@@ -377,26 +403,47 @@ class _Paths:
     about once a pixel, all pairs at once; the points on any pip (and its blurred rim) are
     not free: they say nothing about the body between."""
 
-    def __init__(self, grey: np.ndarray, pips: list[Pip], first: np.ndarray, second: np.ndarray) -> None:
-        measures = np.array([(p.x, p.y, p.radius, p.level, p.contrast, p.ring) for p in pips], float).reshape(-1, 6)
-        xy, radii = measures[:, :2], measures[:, 2]
+    def __init__(self, grey: np.ndarray, measures: _Measures, first: np.ndarray, second: np.ndarray) -> None:
         # per pair: the two pips' mean radius, ink level, contrast and ring level, and how
         # much lighter the second's ring is
-        self.radius, self.ink, self.contrast, self.body = ((measures[first, 2:] + measures[second, 2:]) / 2).T
-        self.ring_gap = measures[second, 5] - measures[first, 5]
-        start, end = xy[first], xy[second]
-        counts = np.maximum(np.hypot(*(end - start).T).astype(int), 2)
+        self.radius, self.ink, self.contrast, self.body = ((v[first] + v[second]) / 2 for v in (
+            measures.radius, measures.level, measures.contrast, measures.ring))
+        self.ring_gap = measures.ring[second] - measures.ring[first]
+        # (x and y apart: indexing 1-d arrays is cheaper than N x 2 ones)
+        x, y = measures.x, measures.y
+        x0, y0, dx, dy = x[first], y[first], x[second] - x[first], y[second] - y[first]
+        counts = np.maximum(np.hypot(dx, dy).astype(int), 2)
         self.offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(int)
         self.pair = np.repeat(np.arange(len(first)), counts)
         t = (np.arange(counts.sum()) - self.offsets[self.pair]) / (counts[self.pair] - 1)
-        points = start[self.pair] + t[:, None] * (end - start)[self.pair]
-        near_pip = ((points[:, None, 0] - xy[None, :, 0]) ** 2 + (points[:, None, 1] - xy[None, :, 1]) ** 2
-                    <= (1.5 * radii + 1) ** 2)
-        self.free = ~near_pip.any(axis=1)
+        px, py = x0[self.pair] + t * dx[self.pair], y0[self.pair] + t * dy[self.pair]
+        self.free = ~self._near_pip(px, py, measures, first, second, counts)
         h, w = grey.shape
-        self.values = grey[np.clip(np.rint(points[:, 1]).astype(int), 0, h - 1),
-                           np.clip(np.rint(points[:, 0]).astype(int), 0, w - 1)].astype(float)
+        self.values = grey[np.rint(py).astype(int).clip(0, h - 1), np.rint(px).astype(int).clip(0, w - 1)].astype(float)
         self.free_counts = np.add.reduceat(self.free.astype(int), self.offsets) if len(first) else np.zeros(0, int)
+
+    def _near_pip(self, px: np.ndarray, py: np.ndarray, measures: _Measures, first: np.ndarray, second: np.ndarray,
+                  counts: np.ndarray) -> np.ndarray:
+        """Which of the paths' points (``px``, ``py``) lie on a pip or its blurred rim.
+
+        Each path's points are tested only against the pips that may lie that near its
+        segment: a point of the segment within ``reach`` of a pip puts the pip within
+        the ellipse of points whose distances to the segment's ends add up to at most its
+        length plus twice ``reach`` (``NEAR_MARGIN`` keeps rounding out of it). Tested
+        against every pip, the test costs a point per pip, nearly all of them far apart.
+        """
+        reach = 1.5 * measures.radius + 1
+        distance = measures.distance
+        pair, pip = np.nonzero(distance[first] + distance[second]
+                               <= (distance[first, second] + NEAR_MARGIN)[:, None] + 2 * reach)
+        # every point of each such path, against that pip
+        sizes = counts[pair]
+        ends = np.cumsum(sizes)
+        index = np.arange(ends[-1] if len(ends) else 0) + np.repeat(self.offsets[pair] - (ends - sizes), sizes)
+        pip = np.repeat(pip, sizes)
+        near = np.zeros(len(px), bool)
+        near[index[(px[index] - measures.x[pip]) ** 2 + (py[index] - measures.y[pip]) ** 2 <= reach[pip] ** 2]] = True
+        return near
 
     def body_scores(self) -> np.ndarray:
         """How clearly each path stays on the body: the darkest (for dark pips) free point,

@@ -183,7 +183,7 @@ def outlines(mask: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[np.ndar
     """The outer boundary of every region of ``mask``, also of regions in another's hole,
     its points shifted by ``offset``."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE, offset=offset)
-    if hierarchy is None:
-        return []
+    if len(contours) < 2:
+        return list(contours)  # (a lone boundary is an outer one: most masks hold a single pip)
     # (on plain lists: these masks are small and hold a few contours, numpy would cost more)
     return [c for c, parent in zip(contours, hierarchy[0][:, 3].tolist()) if parent < 0]

@@ -126,12 +126,12 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
     found = [_outer_contours(c.mask) for c in contrasts]
     searches: list[_Search] = []
     for c, regions in zip(contrasts, found):
-        kept, boxes, _ = _regions(regions, c.mask.shape, max_side, c.diff)
+        kept, boxes = _regions(regions, c.mask.shape, max_side, c.diff)
         searches.append((c.dark, c.mask, kept, boxes))
     for c, other, regions in zip(contrasts, contrasts[::-1], found):
         holes = _unseen_holes(regions, c.mask, other.mask, max_side)
         if holes is not None:
-            kept, boxes, _ = _regions(_outer_contours(holes), holes.shape, max_side)
+            kept, boxes = _regions(_outer_contours(holes), holes.shape, max_side)
             searches.append((other.dark, holes, kept, boxes))
     pips = _without_containers(_distinct(_blobs(searches, smooth, max_side)))
     return pips if explicit else _opened(pips, grey)
@@ -176,7 +176,8 @@ def _distinct(pips: list[Pip]) -> list[Pip]:
     dark = np.array([p.dark for p in pips])
     dist = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
     same = (dist < np.maximum.outer(radius, radius)) & (dark[:, None] == dark[None, :])
-    return [p for i, p in enumerate(pips) if not same[i, :i].any()]
+    # (a pip is dropped if it is the same as one found before it: below the diagonal)
+    return [p for p, again in zip(pips, np.tril(same, -1).any(axis=1).tolist()) if not again]
 
 
 def typical_pip_radius(grey: np.ndarray, sample: int) -> float | None:
@@ -187,12 +188,11 @@ def typical_pip_radius(grey: np.ndarray, sample: int) -> float | None:
     smooth, contrasts = _contrasts(grey, block)
     radii = []
     for c in contrasts:
-        regions, boxes, strong_count = _regions(_outer_contours(c.mask), c.mask.shape, max_side, c.diff)
-        # a region with holes is no lone pip (it may be a die's body round its pips)
-        sized = np.flatnonzero((np.maximum(boxes[:, 2], boxes[:, 3]) <= max_side)
-                               & np.array([not holes for _, holes in regions], bool))
-        for k in sized[np.argsort(-strong_count[sized], kind="stable")[:sample]]:
-            x0, y0, w, h = (int(v) for v in boxes[k])
+        # a region with holes is no lone pip (it may be a die's body round its pips): only
+        # the others are looked at
+        _, boxes, strong_count = _kept(_hole_free_outlines(c.mask), c.mask.shape, max_side, c.diff)
+        sized = np.flatnonzero(np.maximum(boxes[:, 2], boxes[:, 3]) <= max_side)
+        for x0, y0, w, h in boxes[sized[np.argsort(-strong_count[sized], kind="stable")[:sample]]].tolist():
             crop = smooth[max(0, y0 - 1):y0 + h + 1, max(0, x0 - 1):x0 + w + 1]
             low, high = cv2.minMaxLoc(crop)[:2]
             ink, body = (low, high) if c.dark else (high, low)
@@ -225,22 +225,26 @@ class _Cut(NamedTuple):
     crop: np.ndarray
     inked: np.ndarray
     region: np.ndarray   # 1 on the region's pixels, 0 elsewhere, over ``box``
+    grey: np.ndarray     # the grey levels over ``box``
     box: tuple[int, int, int, int]
     size: int
     xa: int
     ya: int
 
-    @property
-    def grey(self) -> np.ndarray:
-        """The grey levels over ``box``."""
-        x, y, w, h = self.box
-        return self.crop[y:y + h, x:x + w]
-
 
 def _regions(regions: list[_Outline], shape: tuple[int, ...], max_side: float,
-             diff: np.ndarray | None = None) -> tuple[list[_Outline], np.ndarray, np.ndarray]:
-    """The regions (outline and holes) that may hold pips, their bounding boxes (N x 4: x,
-    y, width, height) and, given ``diff``, how many clearly standing-out pixels each box holds.
+             diff: np.ndarray | None = None) -> tuple[list[_Outline], np.ndarray]:
+    """The regions (outline and holes) that may hold pips and their bounding boxes (N x 4:
+    x, y, width, height); see :func:`_kept`."""
+    keep, boxes, _ = _kept([c for c, _ in regions], shape, max_side, diff)
+    return [regions[k] for k in keep.tolist()], boxes
+
+
+def _kept(boundaries: list[np.ndarray], shape: tuple[int, ...], max_side: float,
+          diff: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which of the regions (given by their outer boundaries) may hold pips, their bounding
+    boxes (N x 4: x, y, width, height) and, given ``diff``, how many clearly standing-out
+    pixels each box holds.
 
     Most regions are sensor grain or texture: they are told apart all at once by their
     size and (given ``diff``) by holding no clearly standing-out pixel, counted from an
@@ -248,18 +252,18 @@ def _regions(regions: list[_Outline], shape: tuple[int, ...], max_side: float,
     a cut-off die).
     """
     height, width = shape[:2]
-    if not regions:
-        return [], np.zeros((0, 4), int), np.zeros(0, int)
-    boxes = _bounding_boxes([c for c, _ in regions])
+    if not boundaries:
+        return np.zeros(0, int), np.zeros((0, 4), int), np.zeros(0, int)
+    boxes = _bounding_boxes(boundaries)
     x0s, y0s, ws, hs = boxes.T
-    strong_count = np.ones(len(regions), int)
+    strong_count = np.ones(len(boundaries), int)
     if diff is not None:
         strong = cv2.integral(cv2.threshold(diff, STRONG_FRACTION * MIN_CONTRAST, 1, cv2.THRESH_BINARY)[1],
                               sdepth=cv2.CV_32S)
         strong_count = strong[y0s + hs, x0s + ws] - strong[y0s, x0s + ws] - strong[y0s + hs, x0s] + strong[y0s, x0s]
     keep = np.flatnonzero((strong_count > 0) & (x0s > 0) & (y0s > 0) & (x0s + ws < width) & (y0s + hs < height)
                           & (ws * hs >= MIN_PIP_AREA) & (np.maximum(ws, hs) <= 4 * max_side))
-    return [regions[k] for k in keep], boxes[keep], strong_count[keep]
+    return keep, boxes[keep], strong_count[keep]
 
 
 def _unseen_holes(regions: list[_Outline], own: np.ndarray, other: np.ndarray, max_side: float) -> np.ndarray | None:
@@ -306,7 +310,7 @@ def _without_containers(pips: list[Pip]) -> list[Pip]:
     radius = np.array([p.radius for p in pips])
     dist = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
     holds = (dist < radius[:, None]) & (radius[None, :] < 0.5 * radius[:, None])
-    return [p for p, h in zip(pips, holds.any(axis=1)) if not h]
+    return [p for p, h in zip(pips, holds.any(axis=1).tolist()) if not h]
 
 
 def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[Pip]:
@@ -343,7 +347,7 @@ def _blobs(searches: list[_Search], grey: np.ndarray, max_side: float) -> list[P
             found = index in found_in
             if cut.size < MIN_BODY_AREA or (dark and found):
                 continue
-            values = cut.grey[cut.region > 0]
+            values = cut.grey[cut.region.view(bool)]
             otsu = _parting_level(values)
             if not found:
                 retry.extend(_cut(cut, otsu + (0.5 if dark else -0.5), dark, max_side))
@@ -417,7 +421,8 @@ def _held_pieces(part: PipPart, pip: Pip | None, cut: _Cut, grey: np.ndarray, ma
     values = window[part.own.view(bool)]
     ranks = (values.size // 2, round(HOLDER_EXTREME * (values.size - 1)) if part.dark
              else round((1 - HOLDER_EXTREME) * (values.size - 1)))
-    middle, extreme = np.partition(values, ranks)[list(ranks)].tolist()
+    values.partition(ranks)  # (in place: the levels' order tells nothing below)
+    middle, extreme = values[list(ranks)].tolist()
     if abs(extreme - middle) < MIN_CONTRAST:
         return []
     otsu = _parting_level(values)
@@ -515,24 +520,18 @@ def _first_cuts(dark: bool, mask: np.ndarray, regions: list[_Outline], boxes: np
                 max_side: float) -> tuple[list[PipPart], list[int], list[_Cut]]:
     """The parts of ``regions`` (of the contrast mask ``mask``) cut at half their contrast,
     the index of the cut region each part comes from, and the cut regions."""
-    height, width = grey.shape
     cuts: list[_Cut] = []
     parts: list[PipPart] = []
     owners: list[int] = []
-    for (contour, holes), (x0, y0, w, h) in zip(regions, boxes.tolist()):
-        pad = math.ceil(1.2 * min(w, h, max_side)) + 2
-        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
-        xb, yb = min(width, x0 + w + pad), min(height, y0 + h + pad)
+    for (contour, holes), (x0, y0, w, h), (xa, ya, xb, yb, grid) in zip(regions, boxes.tolist(),
+                                                                       _crops(boxes, grey.shape, max_side)):
         crop, inked = grey[ya:yb, xa:xb], mask[ya:yb, xa:xb]
         # the surroundings' level is read on a grid: a few hundred pixels tell it
-        grid = max(1, int(math.sqrt(crop.size / SURROUND_SAMPLES)))
-        outside = crop[::grid, ::grid][inked[::grid, ::grid] == 0]
+        outside = crop[inked == 0] if grid == 1 else crop[::grid, ::grid][inked[::grid, ::grid] == 0]
         if outside.size < 8:
             continue
-        surround = float(np.partition(outside, outside.size // 2)[outside.size // 2])
-        low, high = cv2.minMaxLoc(crop)[:2]
-        if surround - MIN_CONTRAST < low and high < surround + MIN_CONTRAST:
-            continue  # nothing in the crop, so nothing in the region, stands out enough to be a pip
+        outside.partition(outside.size // 2)  # (in place: it is a copy already)
+        surround = float(outside[outside.size // 2])
         # the region on its box widened by a pixel (inside the crop: the region is off the
         # frame's edge and the crop reaches at least two pixels past it)
         bx, by = x0 - 1 - xa, y0 - 1 - ya
@@ -543,16 +542,28 @@ def _first_cuts(dark: bool, mask: np.ndarray, regions: list[_Outline], boxes: np
         size = cv2.countNonZero(region)
         if size < MIN_PIP_AREA:
             continue
-        cut = _Cut(crop, inked, region, (bx, by, w + 2, h + 2), size, xa, ya)
+        cut = _Cut(crop, inked, region, crop[by:by + h + 2, bx:bx + w + 2], (bx, by, w + 2, h + 2), size, xa, ya)
         low, high = cv2.minMaxLoc(cut.grey, region)[:2]
         ink = low if dark else high
         if abs(surround - ink) < MIN_CONTRAST:
-            continue  # nothing in it stands out enough to be a pip
+            continue  # nothing in it stands out enough to be a pip (nor in its crop, told no sooner)
         found = _cut(cut, (ink + surround) / 2, dark, max_side)
         parts.extend(found)
         owners.extend([len(cuts)] * len(found))
         cuts.append(cut)
     return parts, owners, cuts
+
+
+def _crops(boxes: np.ndarray, shape: tuple[int, ...], max_side: float) -> list[tuple[int, int, int, int, int]]:
+    """For each region's box, the crop round it that reaches past a pip's ring (x0, y0,
+    x1, y1, inside the image of ``shape``) and the step of the grid its surroundings'
+    level is read on (worked out for all boxes at once: frames have dozens)."""
+    x0, y0, w, h = boxes.T
+    pad = np.ceil(1.2 * np.minimum(np.minimum(w, h), max_side)).astype(int) + 2
+    xa, ya = np.maximum(0, x0 - pad), np.maximum(0, y0 - pad)
+    xb, yb = np.minimum(shape[1], x0 + w + pad), np.minimum(shape[0], y0 + h + pad)
+    grid = np.maximum(1, np.sqrt((xb - xa) * (yb - ya) / SURROUND_SAMPLES).astype(int))
+    return np.column_stack([xa, ya, xb, yb, grid]).tolist()
 
 
 def _cut(cut: _Cut, level: float, dark: bool, max_side: float, again: bool = True) -> list[PipPart]:
@@ -561,26 +572,17 @@ def _cut(cut: _Cut, level: float, dark: bool, max_side: float, again: bool = Tru
     A part too thin for its box may be a row of close pips whose rims joined (a small,
     tilted 6 whose region is its whole die): if it comes apart nearer its ink (see
     :func:`_nearer_level`), the whole region is cut there instead (``again``: it may be)."""
-    crop, inked, size = cut.crop, cut.inked, cut.size
+    crop, size = cut.crop, cut.size
     # (the contours are found on the region's box, but given in the crop's coordinates)
     parts = outlines(cv2.bitwise_and(beyond(cut.grey, level, dark), cut.region), cut.box[:2])
-    if not parts:
-        return []
-    sized = []
+    kept = []
+    # (the region's level is told once, when a thin part first needs it)
+    body, told = None, False
     for part in parts:
         px, py, pw, ph = cv2.boundingRect(part)
         side = max(pw, ph)
-        if pw * ph >= MIN_PIP_AREA / 2 and side <= max_side and side <= 4 * min(pw, ph):
-            sized.append((part, px, py, pw, ph, side))
-    if not sized:
-        return []
-    # what a pip's surrounding ring leaves out: the whole detected region around a lone
-    # pip (its blurred rim), but only the inked part of a region that holds several pips
-    # or a die's body (a die darker than the table)
-    lone = len(parts) == 1 and size <= 4 * (cv2.contourArea(parts[0]) + len(parts[0]))
-    exclude = (inked if lone else _beyond_or_outside(cut, level, dark)).view(bool)
-    out = []
-    for part, px, py, pw, ph, side in sized:
+        if pw * ph < MIN_PIP_AREA / 2 or side > max_side or side > 4 * min(pw, ph):
+            continue
         # measure the pip on a window reaching just past its surrounding ring
         reach = math.ceil(1.2 * side) + 2
         sx, sy = max(0, px - reach), max(0, py - reach)
@@ -589,23 +591,41 @@ def _cut(cut: _Cut, level: float, dark: bool, max_side: float, again: bool = Tru
         cv2.drawContours(own, [part], 0, 1, -1, offset=(-sx, -sy))
         area = cv2.countNonZero(own)
         if area >= MIN_PIP_AREA / 2 and area >= MIN_BOX_FILL * pw * ph:
-            out.append(PipPart(own, exclude[sy:ey, sx:ex], cut.xa + sx, cut.ya + sy, dark, level))
-        elif again and area >= MIN_ROW_AREA and (nearer := _nearer_level(cut, part, level, dark)) is not None:
-            return _cut(cut, nearer, dark, max_side, again=False)
-    return out
+            kept.append((own, sx, sy, ex, ey))
+        elif again and area >= MIN_ROW_AREA:
+            if not told:
+                body, told = _body_level(cut, dark), True
+            if body is not None and (nearer := _nearer_level(cut, part, level, dark, body)) is not None:
+                return _cut(cut, nearer, dark, max_side, again=False)
+    if not kept:
+        return []
+    # what a pip's surrounding ring leaves out: the whole detected region around a lone
+    # pip (its blurred rim), but only the inked part of a region that holds several pips
+    # or a die's body (a die darker than the table). (Told once some part is kept: the
+    # specks a die's body is cut into mostly are not.)
+    lone = len(parts) == 1 and size <= 4 * (cv2.contourArea(parts[0]) + len(parts[0]))
+    exclude = (cut.inked if lone else _beyond_or_outside(cut, level, dark)).view(bool)
+    return [PipPart(own, exclude[sy:ey, sx:ex], cut.xa + sx, cut.ya + sy, dark, level)
+            for own, sx, sy, ex, ey in kept]
 
 
-def _nearer_level(cut: _Cut, part: np.ndarray, level: float, dark: bool) -> float | None:
-    """The level halfway between the ink of a part (its outline in the crop's coordinates)
-    too thin for its box and its region's mean level, if that lies beyond ``level`` and the
-    part comes apart there into several round pieces (else None): a small light die on a
-    dark table is one region, its face's level between the table's and the pips', and its
-    close pips joined at half their contrast with the table."""
+def _body_level(cut: _Cut, dark: bool) -> float | None:
+    """The mean level of a region, if its ink (its darkest pixel if ``dark``, else its
+    lightest) stands out from it by ``MIN_CONTRAST`` (else None: no pip stands out from
+    this body)."""
     grey = cut.grey
     body = cv2.mean(grey, cut.region)[0]
     low, high = cv2.minMaxLoc(grey, cut.region)[:2]
-    if (body - low if dark else high - body) < MIN_CONTRAST:
-        return None  # no pip stands out from this body
+    return body if (body - low if dark else high - body) >= MIN_CONTRAST else None
+
+
+def _nearer_level(cut: _Cut, part: np.ndarray, level: float, dark: bool, body: float) -> float | None:
+    """The level halfway between the ink of a part (its outline in the crop's coordinates)
+    too thin for its box and its region's mean level ``body``, if that lies beyond ``level``
+    and the part comes apart there into several round pieces (else None): a small light die
+    on a dark table is one region, its face's level between the table's and the pips', and
+    its close pips joined at half their contrast with the table."""
+    grey = cut.grey
     bx, by, bw, bh = cut.box
     within = np.zeros((bh, bw), np.uint8)
     cv2.drawContours(within, [part], 0, 1, -1, offset=(-bx, -by))
@@ -644,16 +664,27 @@ def _bounding_boxes(contours: list[np.ndarray]) -> np.ndarray:
     return np.column_stack([low, high - low + 1])
 
 
+def _hole_free_outlines(mask: np.ndarray) -> list[np.ndarray]:
+    """The outer boundary of every region of ``mask`` that has no holes (see
+    :func:`_outer_contours`), told from the contours' links alone."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    # (outer boundaries have no parent; their children are their holes)
+    links = hierarchy[0]
+    return [contours[i] for i in np.flatnonzero((links[:, 3] < 0) & (links[:, 2] < 0)).tolist()]
+
+
 def _outer_contours(mask: np.ndarray) -> list[_Outline]:
     """Every region as its outer boundary and its holes' boundaries, also regions lying in
     another region's hole (a light pip on a dark die ringed by a lighter table)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
-    # (on plain lists: a frame's masks hold a few hundred contours, mostly grain)
-    parents = hierarchy[0][:, 3].tolist()
+    # (a frame's masks hold a few hundred contours, mostly grain, and few holes: only the
+    # holes are gathered one by one)
+    parents = hierarchy[0][:, 3]
     holes: dict[int, list[np.ndarray]] = {}
-    for contour, parent in zip(contours, parents):
-        if parent >= 0:
-            holes.setdefault(parent, []).append(contour)
-    return [(contour, holes.get(i, [])) for i, (contour, parent) in enumerate(zip(contours, parents)) if parent < 0]
+    for i, parent in zip(np.flatnonzero(parents >= 0).tolist(), parents[parents >= 0].tolist()):
+        holes.setdefault(parent, []).append(contours[i])
+    return [(contours[i], holes.get(i, [])) for i in np.flatnonzero(parents < 0).tolist()]
