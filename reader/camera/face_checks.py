@@ -19,7 +19,7 @@ from statistics import median
 
 import numpy as np
 
-from reader.camera.body_colour import BodyColours
+from reader.camera.body_colour import INK_CHROMA, NEUTRAL_CHROMA, BodyColours, colours_apart
 from reader.camera.die_body import centred_on_body
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout, within
@@ -103,6 +103,10 @@ MIN_PLACE_INK, INK_PLACE_SCALES = 0.5, (1.0, 1.3)
 #: ... and a pip's place is ringed by body: its ring's colour lies at most this far towards
 #: the ink's.
 MAX_RING_INK = 0.25
+#: A lone coloured pip's partner joined to a highlight in one blob lies out on the blob's
+#: rim: it is looked for at these shares of the blob's long semi-axis, not within
+#: ``OWN_INK_RADII`` pip radii of the lone pip.
+JOINED_RIM, OWN_INK_RADII = (0.75, 1.0), 2.0
 #: Places that may hold pips smaller than this (radius, pixels) are sampled a pixel at a
 #: time: a 3 x 3 mean spreads a blurred 2-pixel pip into the body.
 SMALL_PIP_RADIUS = 3.0
@@ -142,6 +146,9 @@ class Verdict:
     reason: str | None
     confidence: float
     die_like: bool = True
+    #: a lone pip whose partner, joined to a highlight, shows its ink (see
+    #: :func:`_joined_partner`): it is no 1, however a closer look reads it
+    joined_partner: bool = False
 
 
 def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = (),
@@ -211,6 +218,9 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
             return Verdict("no pip", 0.0, False)  # a small die on a table of the other polarity
         if _cut_by_frame(fit, grey.shape):
             return Verdict("occluded", 0.0, False)
+        # (this one first: whichever check refuses the pip, a closer look must know it)
+        if _joined_partner(face, others, colours):
+            return Verdict("ambiguous pips", 0.0, False, joined_partner=True)
         if (_stray_pip(face, others) or _lone_partner(face, lone, colours) or _glare_by_ink(face, others, colours)
                 or _ink_beside(face, colours)):
             return Verdict("ambiguous pips", 0.0, False)
@@ -414,6 +424,35 @@ def _ink_beside(face: FaceCandidate, colours: BodyColours | None) -> bool:
     places = face.fit.centre + np.vstack([_EMPTY_SPOTS[1] * k for k in INK_PLACE_SCALES]) @ _typical_axes(face.fit).T
     share = colours.ink_share(places, face.group.pips)
     return share is not None and bool((share >= MIN_PLACE_INK).any())
+
+
+def _joined_partner(face: FaceCandidate, others: Sequence[Pip], colours: BodyColours | None) -> bool:
+    """Whether a blob of a lone coloured pip's polarity, bigger than a pip of its face,
+    lies within a 2's diagonal of it, on a body of its colour, with the pip's ink on its
+    rim, of the pip's hue: a partner pip joined to a highlight in one blob (the blob's
+    middle is glare). A neighbouring die's pips of another ink (red beside gold) are no
+    partner. Only a colourful ink on a body of no colour (a black die's red or gold pips)
+    is told from glare so: a white pip is as white as a highlight, on any body."""
+    if colours is None:
+        return False
+    (pip,) = face.group.pips
+    ink = colours.ink_lab([pip])[0]
+    if math.hypot(*ink[1:]) < INK_CHROMA or math.hypot(*colours.lab([pip])[0][1:]) >= NEUTRAL_CHROMA:
+        return False
+    places = [(p.x, p.y) + (rim * p.radius / math.sqrt(p.roundness)) * _RING_DIRECTIONS for p in others
+              if p.dark == pip.dark and p.radius > MAX_RADIUS_RATIO * pip.radius
+              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * pip.radius
+              and not colours.apart(p, pip) for rim in JOINED_RIM]
+    if not places:
+        return False
+    points = np.concatenate(places)
+    # (not where the lone pip's own ink lies: a highlight beside a 1 may touch it)
+    points = points[np.hypot(*(points - (pip.x, pip.y)).T) > OWN_INK_RADII * pip.radius]
+    share = colours.ink_share(points, face.group.pips)
+    if share is None:
+        return False
+    inked = points[share >= MIN_PLACE_INK]
+    return bool(len(inked)) and not colours_apart(colours.lab_at(inked), ink).all()
 
 
 def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,

@@ -15,7 +15,7 @@ from reader.camera.body_colour import BodyColours
 from reader.camera.colour import int_medians
 from reader.camera.dice_finder import FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate, face_candidates
 from reader.camera.die_body import compact_body
-from reader.camera.face_checks import check_face
+from reader.camera.face_checks import Verdict, check_face
 from reader.camera.layouts import LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, group_pips
 from reader.camera.pipless_dice import pipless_bodies
@@ -127,11 +127,13 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
 
 class _Seen(NamedTuple):
     """What a reading was made from: its pips' centres and radius (in the frame's pixels),
-    and whether it is only tentative (see :func:`_dice`)."""
+    whether it is only tentative (see :func:`_dice`), and whether it is a lone pip that is
+    no 1 (its partner joined to a highlight, see :class:`Verdict`)."""
 
     points: np.ndarray
     radius: float
     tentative: bool
+    no_one: bool = False
 
 
 class _Look(NamedTuple):
@@ -154,17 +156,18 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
     faces, towards_camera = face_candidates(groups, colours)
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     dice = list(_dice(faces, grey, pips, lone, colours, towards_camera))
-    blobs = [die for die in dice if die[1] == 1 and _holds_pips(die[0].group.pips[0], image_bgr, scale)]
+    blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, scale)]
     dice = [die for die in dice if not any(die is blob for blob in blobs)]
-    candidates = [die_candidate(face, image_bgr.shape, scale) for face, *_ in dice]
+    candidates = [die_candidate(die.face, image_bgr.shape, scale) for die in dice]
     if table is None and namer is not None and candidates:
         table = table_reference(image_bgr, candidates)
     readings = []
-    for (_, value, reason, confidence, _), cand in zip(dice, candidates):
+    for (_, value, reason, confidence, *_), cand in zip(dice, candidates):
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
                                    ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
-    seen = [_Seen(face.group.points * scale, face.group.radius * scale, tentative) for face, *_, tentative in dice]
+    seen = [_Seen(die.face.group.points * scale, die.face.group.radius * scale, die.tentative, die.no_one)
+            for die in dice]
     return _Look(readings, seen, table, bool(blobs) and scale > 1)
 
 
@@ -194,8 +197,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     """
     h, w = grey.shape
     out = [r for r in readings if r.status is ReadStatus.OK]
-    for doubt, (pips_seen, radius, maybe) in ((r, m) for r, m in zip(readings, seen)
-                                              if r.status is not ReadStatus.OK):
+    for doubt, (pips_seen, radius, maybe, no_one) in ((r, m) for r, m in zip(readings, seen)
+                                                      if r.status is not ReadStatus.OK):
         if any(_overlap(doubt, other) for other in out):
             continue  # a die already read (or a side face's pips of one)
         x0, y0, x1, y1 = doubt.box
@@ -219,7 +222,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                     and (_holds(own + (cx0, cy0), pips_seen, radius) if maybe
                          else x0 <= r.center[0] + cx0 <= x1 and y0 <= r.center[1] + cy0 <= y1)]
             here = [r for r in here if not any(_overlap(r, other) for other in out)
-                    and not (r.value == 1 and _other_pip_on_face(r, pips_seen))]
+                    and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)))]
             if here:
                 break
         out.extend(here or ([] if maybe else [doubt]))
@@ -262,12 +265,24 @@ def _overlap(a: DieReading, b: DieReading) -> bool:
                for c, box in ((a.center, b.box), (b.center, a.box)))
 
 
+class _Die(NamedTuple):
+    """A face that is a die: its value (None: unreadable), the reason it could not be read,
+    the confidence of the reading, whether it is only tentative (see :func:`_dice`), and
+    whether it is a lone pip that is no 1 (see :class:`Verdict`)."""
+
+    face: FaceCandidate
+    value: int | None
+    reason: str | None
+    confidence: float
+    tentative: bool = False
+    no_one: bool = False
+
+
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
-          towards_camera: np.ndarray) -> Iterator[tuple[FaceCandidate, int | None, str | None, float, bool]]:
-    """The faces that are dice, each with its value (None: unreadable), the reason it could
-    not be read, the confidence of the reading, and whether it is only tentative: a face
-    that failed its checks, on no evidence of a die but its pips' colour (coloured pips on
-    a die of another colour), which is a die only if a closer look reads it.
+          towards_camera: np.ndarray) -> Iterator[_Die]:
+    """The faces that are dice. A tentative one is a face that failed its checks, on no
+    evidence of a die but its pips' colour (coloured pips on a die of another colour),
+    which is a die only if a closer look reads it.
 
     A face that passes its checks is still refused where its die's top face may lie beyond
     it, unread (see :func:`_top_beyond`): it may be that die's front face."""
@@ -284,34 +299,34 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
                  and id(face) in verdicts and verdicts[id(face)].reason is None}
     unread = [pip for pip in lone if id(pip) not in read_ones]
     read: list[LayoutFit] = []
-    failed: list[tuple[FaceCandidate, str | None]] = []
+    failed: list[tuple[FaceCandidate, Verdict]] = []
     for face in faces:
         if len(face.group.pips) == 1 and face.group.radius > biggest_one:
             continue
         if face.fit is None:
             if len(face.group.pips) >= MIN_PIPS_UNFIT_DIE and compact_body(face.group.pips, face.group.squash, grey):
-                yield face, None, face.reason, 0.0, False
+                yield _Die(face, None, face.reason, 0.0)
             continue
         verdict = verdicts[id(face)]
         if (verdict.reason is None and face.fit.value > 1 and face.roundness < STEEP_VIEW
                 and _top_beyond(face, unread, towards_camera, colours)):
-            yield face, None, "ambiguous pips", 0.0, False  # a die, but its top face may be another
+            yield _Die(face, None, "ambiguous pips", 0.0)  # a die, but its top face may be another
             continue
         value = face.fit.value if verdict.reason is None else None
         # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
         if value is not None or (face.fit.value > 1 and verdict.die_like
                                  and compact_body(face.group.pips, face.group.squash, grey)):
             read.extend([face.fit] if value is not None else [])
-            yield face, value, verdict.reason, verdict.confidence, False
+            yield _Die(face, value, verdict.reason, verdict.confidence)
         else:
-            failed.append((face, verdict.reason))
+            failed.append((face, verdict))
     # pips of another colour than the body round them are evidence of a die (grey's checks
     # may have failed them on glare, as bright as a dark die's coloured pips, or at the
     # reduced size), unless they lie on a die read (its side faces)
-    for face, reason in failed:
+    for face, verdict in failed:
         if (not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in read)
                 and colours.pips_axis(face.group.pips) is not None):
-            yield face, None, reason, 0.0, True
+            yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
 
 
 def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray, colours: BodyColours) -> bool:
