@@ -16,7 +16,7 @@ from statistics import median
 
 import numpy as np
 
-from reader.camera.colour import bgr_to_lab
+from reader.camera.colour import bgr_to_lab, medians
 from reader.camera.pips import Pip
 
 #: The body is sampled on a ring this many pip radii from the pip's centre, past its rim.
@@ -96,7 +96,7 @@ class BodyColours:
             radii = np.array([p.radius for p in missing], float)
             points = centres[:, None, :] + spots[None] * radii[:, None, None]
             # kept as plain lists, which turn back into an array much quicker than rows of one
-            known.update(zip(map(id, missing), _medians(self._pixels_at(points), axis=1).tolist()))
+            known.update(zip(map(id, missing), medians(np.moveaxis(self._pixels_at(points), 1, -1)).tolist()))
         return np.array([known[id(p)] for p in pips], np.float32).reshape(-1, 3)
 
     def lab_at(self, points: np.ndarray) -> np.ndarray:
@@ -224,7 +224,8 @@ def ink_axis(ink_bgr: np.ndarray, body_bgr: np.ndarray) -> InkAxis | None:
     ``MIN_INK_COLOUR``, or differ only as much as tinted light makes a light colour differ
     from a dark one (their glare-free colours per unit of brightness lie closer than
     ``MIN_INK_TINT``: black pips on a white die under warm light)."""
-    ink, body = (_medians(np.asarray(x, np.float32).reshape(-1, 3) @ _GLARE_FREE_AND_LIGHT, axis=0)
+    # (float32 as the samples are: the median of two middle values is the same number)
+    ink, body = (medians((np.asarray(x, np.float32).reshape(-1, 3) @ _GLARE_FREE_AND_LIGHT).T).astype(np.float32)
                  for x in (ink_bgr, body_bgr))
     step = ink[:2] - body[:2]
     if float(np.hypot(*step)) < MIN_INK_COLOUR:
@@ -232,17 +233,6 @@ def ink_axis(ink_bgr: np.ndarray, body_bgr: np.ndarray) -> InkAxis | None:
     if float(np.hypot(*(ink[:2] / max(float(ink[2]), 1.0) - body[:2] / max(float(body[2]), 1.0)))) < MIN_INK_TINT:
         return None
     return InkAxis(body[:2], step)
-
-
-def _medians(values: np.ndarray, axis: int) -> np.ndarray:
-    """The medians along ``axis`` of pixels or of float32 values, as ``np.median`` gives
-    them for their float32 copies (the middle value, or the mean of the middle two of an
-    even count: exact for pixels), several times quicker on the few values a pip's
-    samples make (a plain sort of a dozen values beats partitioning, or a radix sort)."""
-    ordered = np.moveaxis(np.sort(values, axis=axis), axis, 0)
-    middle = len(ordered) // 2
-    high = ordered[middle].astype(np.float32)
-    return high if len(ordered) % 2 else (ordered[middle - 1] + high) / 2
 
 
 def glare_free(bgr: np.ndarray) -> np.ndarray:

@@ -72,16 +72,21 @@ def saturation(bgr: Iterable[float]) -> float:
     return 0.0 if top <= 0 else float((top - c.min()) / top)
 
 
-def int_medians(values: np.ndarray) -> np.ndarray:
-    """The medians of integers along the last axis, as ``np.median(values, axis=-1)`` gives
-    them (float64; NaN where there are none), several times faster: a radix sort."""
+#: Rows of at least this many values are sorted by a radix sort (numpy's stable sort of 8-
+#: and 16-bit integers); a plain sort is quicker on a pip's dozen samples.
+RADIX_FROM = 64
+
+
+def medians(values: np.ndarray) -> np.ndarray:
+    """The medians along the last axis, as ``np.median(values, axis=-1)`` gives them
+    (float64; NaN where there are none), several times faster."""
     n = values.shape[-1]
     if n == 0:
         return np.full(values.shape[:-1], np.nan)
     # a copy in row order, sorted in place: a view across rows (a pixel's channels, every
     # k-th pixel) keeps its own order in np.sort's copy, and sorts there twice as slowly
     ordered = np.array(values, order="C")
-    ordered.sort(axis=-1, kind="stable")  # stable: a radix sort for 8- and 16-bit integers
+    ordered.sort(axis=-1, kind="stable" if n >= RADIX_FROM else None)
     middle = n // 2
     if n % 2:
         return ordered[..., middle].astype(np.float64)
@@ -91,7 +96,7 @@ def int_medians(values: np.ndarray) -> np.ndarray:
 def table_reference(image_bgr: np.ndarray) -> np.ndarray:
     """The table's colour: the per-channel median of a downscaled frame (the table fills most of it)."""
     small = cv2.resize(image_bgr, (64, 36), interpolation=cv2.INTER_AREA)
-    return int_medians(small.reshape(-1, 3).T).astype(np.float32)
+    return medians(small.reshape(-1, 3).T).astype(np.float32)
 
 
 def die_colour(image_bgr: np.ndarray, candidate: DieCandidate) -> np.ndarray:
@@ -106,7 +111,7 @@ def die_colour(image_bgr: np.ndarray, candidate: DieCandidate) -> np.ndarray:
     else:
         pixels = patch.reshape(-1, 3)
         pixels = pixels[::max(1, len(pixels) // COLOUR_SAMPLES)]
-    return int_medians(pixels.T).astype(np.float32)
+    return medians(pixels.T).astype(np.float32)
 
 
 @dataclass(frozen=True)

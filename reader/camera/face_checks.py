@@ -22,7 +22,8 @@ import numpy as np
 from reader.camera.body_colour import INK_CHROMA, NEUTRAL_CHROMA, BodyColours, colours_apart
 from reader.camera.die_body import centred_on_body
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
-from reader.camera.layouts import ALL_SPOTS, CANONICAL, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout, within
+from reader.camera.layouts import (ALL_SPOTS, CANONICAL, CORNERS, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout,
+                                   within)
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO, squash_along
 from reader.camera.pips import Pip
 from reader.camera.smear import Smear, face_smear
@@ -326,13 +327,10 @@ def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:
     lone pip must show its whole face: it is a die only on a body centred on it.
     """
     reach = FACE_HALF if fit.value == 1 else PIP_PLACES_REACH
-    corners = fit.centre + _CORNERS * reach @ _typical_axes(fit).T
+    corners = fit.centre + CORNERS * reach @ _typical_axes(fit).T
     h, w = shape[:2]
     return bool(((corners < 0) | (corners >= (w, h))).any())
 
-
-#: The corners of a face, in its own units.
-_CORNERS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
 
 
 def _mottled(pip: Pip, grey: np.ndarray) -> bool:
@@ -436,13 +434,16 @@ def _joined_partner(face: FaceCandidate, others: Sequence[Pip], colours: BodyCol
     if colours is None:
         return False
     (pip,) = face.group.pips
+    # (the blobs by size and place first: most lone pips have none, and need no colour read)
+    blobs = [p for p in others if p.dark == pip.dark and p.radius > MAX_RADIUS_RATIO * pip.radius
+             and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * pip.radius]
+    if not blobs:
+        return False
     ink = colours.ink_lab([pip])[0]
     if math.hypot(*ink[1:]) < INK_CHROMA or math.hypot(*colours.lab([pip])[0][1:]) >= NEUTRAL_CHROMA:
         return False
-    places = [(p.x, p.y) + (rim * p.radius / math.sqrt(p.roundness)) * _RING_DIRECTIONS for p in others
-              if p.dark == pip.dark and p.radius > MAX_RADIUS_RATIO * pip.radius
-              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * pip.radius
-              and not colours.apart(p, pip) for rim in JOINED_RIM]
+    places = [(p.x, p.y) + (rim * p.radius / math.sqrt(p.roundness)) * _RING_DIRECTIONS for p in blobs
+              if not colours.apart(p, pip) for rim in JOINED_RIM]
     if not places:
         return False
     points = np.concatenate(places)

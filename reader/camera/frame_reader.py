@@ -12,11 +12,11 @@ import cv2
 import numpy as np
 
 from reader.camera.body_colour import BodyColours
-from reader.camera.colour import int_medians
+from reader.camera.colour import medians
 from reader.camera.dice_finder import FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate, face_candidates
 from reader.camera.die_body import compact_body
 from reader.camera.face_checks import Verdict, check_face
-from reader.camera.layouts import LayoutFit, within
+from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, group_pips
 from reader.camera.pipless_dice import pipless_bodies
 from reader.camera.pips import MIN_HELD_PIPS, Pip, find_pips, held_pips, typical_pip_radius
@@ -162,10 +162,10 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
     if table is None and namer is not None and candidates:
         table = table_reference(image_bgr, candidates)
     readings = []
-    for (_, value, reason, confidence, *_), cand in zip(dice, candidates):
+    for die, cand in zip(dice, candidates):
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
-        readings.append(DieReading(value, SIDES, colour, cand.center, cand.box, confidence,
-                                   ReadStatus.OK if value is not None else ReadStatus.UNREADABLE, reason))
+        readings.append(DieReading(die.value, SIDES, colour, cand.center, cand.box, die.confidence,
+                                   ReadStatus.OK if die.value is not None else ReadStatus.UNREADABLE, die.reason))
     seen = [_Seen(die.face.group.points * scale, die.face.group.radius * scale, die.tentative, die.no_one)
             for die in dice]
     return _Look(readings, seen, table, bool(blobs) and scale > 1)
@@ -417,9 +417,8 @@ def _scale_for(grey: np.ndarray) -> float:
     return max(MIN_WORK_SCALE, min(1.0, WORK_RADIUS / (2 * radius)))
 
 
-#: The corners of a face in its own units, and of a fitted face's whole square.
-_SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
-_FACE_SQUARE = _SQUARE * FACE_HALF
+#: The corners of a fitted face's whole square, in its own units.
+_FACE_SQUARE = CORNERS * FACE_HALF
 
 
 def die_candidate(face: FaceCandidate, shape: tuple[int, ...], scale: float = 1) -> DieCandidate:
@@ -433,7 +432,7 @@ def die_candidate(face: FaceCandidate, shape: tuple[int, ...], scale: float = 1)
         quad = face.fit.to_image(_FACE_SQUARE) * scale
     else:
         spread = (float(np.hypot(*(group.points - face.centre).T).max()) + 3 * group.radius) * scale
-        quad = centre + _SQUARE * spread
+        quad = centre + CORNERS * spread
     h, w = shape[:2]
     xs, ys = quad.T.tolist()
     x0, y0 = max(0, math.floor(min(xs))), max(0, math.floor(min(ys)))
@@ -466,4 +465,4 @@ def table_reference(image_bgr: np.ndarray, candidates: list[DieCandidate]) -> np
     if not keep.any():
         keep[:] = True
     # channel by channel: picking a channel's kept cells is much cheaper than picking pixels
-    return int_medians(np.array([channel[keep] for channel in cv2.split(grid)]))
+    return medians(np.array([channel[keep] for channel in cv2.split(grid)]))

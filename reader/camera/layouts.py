@@ -29,6 +29,8 @@ CANONICAL: dict[int, np.ndarray] = {
 #: Every place a pip can sit on a face, in canonical units (a 6 may be turned 90 degrees).
 ALL_SPOTS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]], float)
 
+#: The corners of a face's square, in its own units (the pip offsets along its axes).
+CORNERS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
 #: Largest RMS distance (in units of ``a``) between observed pips and the fitted layout.
 MAX_RESIDUAL = 0.12
 #: Faces of at most this many pips lie on one diagonal, which cannot show the face's

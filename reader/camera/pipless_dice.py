@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from reader.camera.colour import int_medians
+from reader.camera.colour import medians
 
 #: Bodies are looked for on a copy of the frame at most this many pixels wide.
 WORK_WIDTH = 256
@@ -66,7 +66,7 @@ def pipless_bodies(image_bgr: np.ndarray, read_centres: list[tuple[float, float]
     single = [k for k in set(bodies.tolist()) if k > 0 and claims[k] == 1]
     if not single:
         return []
-    typical = float(int_medians(regions.areas[single]))
+    typical = float(medians(regions.areas[single]))
     known = read_centres + unread_centres
     taken = regions.holding(known).any(axis=0)
     # a part of a known die's body (split off by shading) lies within that die
@@ -98,12 +98,12 @@ class _Regions:
 
     def __init__(self, small: np.ndarray, step: int) -> None:
         self.small, self.step = small, step
-        self.table = int_medians(small.reshape(-1, 3)[::TABLE_STEP].T)
+        self.table = medians(small.reshape(-1, 3)[::TABLE_STEP].T)
         # summed over the channels (saturating at 255): cheap, and as good as a perceptual
         # distance for telling a body from the table it lies on
         blue, green, red = cv2.split(cv2.absdiff(small, (*self.table.tolist(), 0.0)))
         distance = cv2.add(cv2.add(blue, green), red)
-        level = max(MIN_COLOUR_DISTANCE, TEXTURE_FACTOR * float(int_medians(distance[::3, ::3].ravel())))
+        level = max(MIN_COLOUR_DISTANCE, TEXTURE_FACTOR * float(medians(distance[::3, ::3].ravel())))
         mask = cv2.threshold(distance, level, 1, cv2.THRESH_BINARY)[1]  # distance > level, as 0 or 1
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
