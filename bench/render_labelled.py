@@ -30,8 +30,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reader.camera.render import (COLD, DARK_LOOKS, LOOKS, NEUTRAL, TABLES, WARM, DieTruth,  # noqa: E402
-                                  RenderDie, Scene, render)
+from reader.camera.render import (COLD, DARK_LOOKS, LOOKS, NEUTRAL, PIP_RADIUS, TABLES, WARM,  # noqa: E402
+                                  DieTruth, RenderDie, Scene, render)
 
 LIGHTS = {"neutral": NEUTRAL, "warm": WARM, "cold": COLD}
 TOUCHING = 0.3  # chance that a die is laid against the one placed before it
@@ -68,16 +68,20 @@ def place_dice(rng: np.random.Generator, size: tuple[int, int], count: int, colo
 
 def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Sequence[str], tables: Sequence[str],
                  lights: Sequence[str], tilt: float | None, blur: float = 0.0,
-                 die_sizes: tuple[float, float] | None = None) -> Scene:
+                 die_sizes: tuple[float, float] | None = None, pip_sizes: tuple[float, float] | None = None) -> Scene:
     """One table scene with every free choice drawn from ``rng``; with ``blur``, each die is
     smeared by motion over up to that many pixels, in a direction of its own; ``die_sizes``
-    bounds the dice's size in pixels (default: 6% to 11% of the image's short side)."""
+    bounds the dice's size in pixels (default: 6% to 11% of the image's short side), and
+    ``pip_sizes`` their pips' radius in face sides, drawn per die (default: every die's pips
+    of the usual size)."""
     low, high = die_sizes or (0.06 * min(size), 0.11 * min(size))
     die_size = float(rng.uniform(low, high))
     dice = place_dice(rng, size, int(rng.integers(3, 9)), colours, die_size)
     if blur > 0:
         dice = tuple(replace(d, blur=float(rng.uniform(0, blur)), blur_angle=float(rng.uniform(0, 180)))
                      for d in dice)
+    if pip_sizes is not None:
+        dice = tuple(replace(d, look=replace(d.appearance, pip_radius=float(rng.uniform(*pip_sizes)))) for d in dice)
     elevation = math.radians(rng.uniform(35, 85))
     azimuth = rng.uniform(0, 2 * math.pi)
     lamp = (math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), math.sin(elevation))
@@ -141,13 +145,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="smear each die by motion over up to PX pixels (default: none)")
     parser.add_argument("--die-size", type=_span, metavar="MIN-MAX",
                         help="the dice's size in pixels (default: 6%% to 11%% of the short side)")
+    parser.add_argument("--pip-size", type=_span, metavar="MIN-MAX",
+                        help=f"each die's pip radius as a share of its face's side, e.g. 0.06-0.11 "
+                             f"(default: {PIP_RADIUS} for every die; small pips sit nearer the edge)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     lights = [args.light] if args.light else sorted(LIGHTS)
     dice = 0
     for i in range(args.images):
-        scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt, args.blur, args.die_size)
+        scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt, args.blur, args.die_size,
+                             args.pip_size)
         dice += len(write_scene(args.out, f"scene_{i:03d}_tilt{scene.tilt:02.0f}", scene))
     print(f"{args.out}: {args.images} images, {dice} dice")
     return 0

@@ -85,3 +85,42 @@ def test_a_frame_whose_big_pips_are_whole_dice_is_searched_at_full_size() -> Non
     pairs = [(min(truths, key=lambda t: math.dist(r.center, t.centre)).value, r.value) for r in readings]
     assert all(read in (None, truth) for truth, read in pairs), pairs
     assert sum(read is not None for _, read in pairs) >= 4, pairs
+
+
+def _read_against_truth(scene: Scene) -> list[tuple[int, int | None]]:
+    """(true value, value read) for every die the frame read, paired by the nearest centre;
+    the frame is JPEG-compressed first, as a webcam's MJPG frames are."""
+    image, truths = render(scene)
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+    return [(min(truths, key=lambda t: math.dist(r.center, t.centre)).value, r.value) for r in read_frame(image)]
+
+
+def test_a_frame_sized_on_whole_dice_short_of_the_least_scale_is_searched_again() -> None:
+    """Six dice 27 px across on a grey mat: sized at half size, the white and red dice are
+    among the clearest "pips" and the frame is reduced to 0.59, not all the way to half; the
+    dice found whole there still give the frame away, and it is read at full size."""
+    size = 27.402
+    dice = (RenderDie(2, "white", (1138.811, 336.074), size, 27.315),
+            RenderDie(3, "black/red", (1117.039, 377.406), size, 31.102),
+            RenderDie(3, "white", (486.841, 178.786), size, 5.176), RenderDie(2, "grey", (489.454, 207.625), size, 5.176),
+            RenderDie(6, "red", (715.240, 69.827), size, 69.425), RenderDie(4, "black", (777.244, 412.286), size, 71.770))
+    scene = Scene(dice=dice, table=TABLES["grey"], light=(1.18, 1.0, 0.84), brightness=0.8509, tilt=27.326,
+                  glare=0.019, defocus=0.0686, noise=3.2998, seed=415793948, lamp=(-0.3057, 0.0282, 0.9517))
+    pairs = _read_against_truth(scene)
+    assert all(read in (None, truth) for truth, read in pairs), pairs
+    assert sum(read is not None for _, read in pairs) >= 5, pairs
+
+
+def test_a_few_small_light_dice_cut_out_whole_are_opened() -> None:
+    """Three dice 25 px across on a dark mat: the white and the yellow die are blobs of 14 px
+    radius with their pips inside, beside a black die's three small red pips. Half the
+    frame's round blobs are dice, so a median pip size would be a die's; measured by the
+    smaller blobs, the two dice are searched on their own and read."""
+    size = 24.6
+    dice = (RenderDie(5, "white", (375.9, 443.5), size, 0.1), RenderDie(3, "yellow", (781.5, 642.9), size, 66.3),
+            RenderDie(6, "black/red", (1219.1, 229.4), size, 71.8))
+    scene = Scene(dice=dice, table=TABLES["dark"], brightness=1.14, tilt=12.5, glare=0.29, defocus=0.47,
+                  noise=2.9, seed=1026645209, lamp=(-0.05, -0.29, 0.96))
+    pairs = _read_against_truth(scene)
+    assert all(read in (None, truth) for truth, read in pairs), pairs
+    assert {(5, 5), (3, 3)} <= set(pairs), pairs

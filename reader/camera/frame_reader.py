@@ -39,6 +39,10 @@ REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
 #: Pips found with a median radius above this many pixels could be searched for at a
 #: coarser scale: the next frame has its pips sized afresh.
 RESIZE_RADIUS = 2 * WORK_RADIUS
+#: Pips found at the scale chosen for them measure up to about this many times
+#: ``WORK_RADIUS`` (2.6-3.7 px on rendered frames of dice 40-80 px across); more, and the
+#: sizing may have taken whole small dice for pips.
+SIZING_SLACK = 1.3
 SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
 #: Pips found much bigger than needed at the reduced size may be whole small dice, their
 #: pips too small to show there: this many of the clearest are looked at, at full size.
@@ -368,10 +372,12 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
         pips = find_pips(work)
         radii = [p.radius for p in pips if p.roundness > 0.7]
         if radii and median(radii) >= MIN_WORK_RADIUS:
-            # a frame sized afresh and reduced as far as allowed, whose pips still come out
-            # bigger than WORK_RADIUS, may have been sized on whole small dice: at half size
-            # their own pips are too small to show, and the dice look like big pips
-            sized_on_dice = remembered is None and scale <= MIN_WORK_SCALE and median(radii) > WORK_RADIUS
+            # a frame sized afresh whose pips come out bigger than WORK_RADIUS (reduced as far
+            # as allowed), or clearly bigger (reduced less), may have been sized on whole
+            # small dice: at half size their own pips are too small to show, and the dice
+            # look like big pips (a few dice among the sized blobs shift the median)
+            expected = WORK_RADIUS if scale <= MIN_WORK_SCALE else SIZING_SLACK * WORK_RADIUS
+            sized_on_dice = remembered is None and median(radii) > expected
             doubtful = sized_on_dice or median(radii) > RESIZE_RADIUS
             if not doubtful or not _whole_dice(pips, grey, grey.shape[1] / size[0]):
                 # pips much bigger than needed: the dice came nearer, size them afresh next time

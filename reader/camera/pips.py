@@ -71,7 +71,7 @@ MAX_LIT_SHARE = 0.5
 #: or more for most pips).
 MIN_SIZING_CORE = 0.35
 #: A blob found on a whole frame at least ``OPEN_RATIO`` times the radius of the frame's
-#: round pips as a rule, and at least ``MIN_OPEN_RADIUS`` pixels, may be a small die lighter
+#: smaller round pips (their lower quartile), and at least ``MIN_OPEN_RADIUS`` pixels, may be a small die lighter
 #: (darker) than its table, cut out whole with its pips (they stand out from the die, not
 #: from the table around it): it is searched again on its own, with a neighbourhood of at
 #: least ``HELD_BLOCK`` pixels, and replaced by the pips it holds (of the other polarity,
@@ -143,7 +143,9 @@ def _opened(pips: list[Pip], grey: np.ndarray) -> list[Pip]:
     radii = [p.radius for p in pips if p.roundness > 0.7]
     if not radii:
         return pips
-    least = max(MIN_OPEN_RADIUS, OPEN_RATIO * median(radii))
+    # the lower quartile: on a frame of a few small dice cut out whole, half the round blobs
+    # may be dice, and a median would be one of them
+    least = max(MIN_OPEN_RADIUS, OPEN_RATIO * sorted(radii)[len(radii) // 4])
     out = []
     for pip in pips:
         inner = held_pips(pip, grey) if pip.radius >= least else []

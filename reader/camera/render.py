@@ -32,12 +32,22 @@ import numpy as np
 BGR = tuple[int, int, int]
 
 
+#: A d6's pip radius, in face sides, unless its look says otherwise.
+PIP_RADIUS = 0.085
+#: Corner pips' centres lie this far from the face's middle (half face sides) for pips of
+#: ``PIP_RADIUS``; other pips keep the gap between their rims and the face's edge, so dice
+#: with small pips have them further out, as real ones do.
+_PIP_OFFSET = 0.52
+
+
 @dataclass(frozen=True)
 class DieLook:
-    """How a die looks: the colour of its body and of its pips or numbers."""
+    """How a die looks: the colour of its body and of its pips or numbers, and the size of
+    its pips (radius in face sides)."""
 
     body: BGR
     ink: BGR
+    pip_radius: float = PIP_RADIUS
 
 
 #: Die looks by the colour name a reader should give them (the body colour names the die).
@@ -76,8 +86,6 @@ COLD: tuple[float, float, float] = (1.18, 1.0, 0.84)
 #: using ``look.ink``; the texture spans the unit square [-1, 1]^2 of the outline.
 FaceDrawer = Callable[[np.ndarray, int, DieLook], None]
 
-_PIP_OFFSET = 0.52  # pip centres from the face's middle, in half face sides
-_PIP_RADIUS = 0.085  # in face sides
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     1: ((0, 0),),
     2: ((-1, -1), (1, 1)),
@@ -88,13 +96,19 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 
+def _pip_offset(radius: float) -> float:
+    """How far a corner pip's centre lies from the face's middle, in half face sides."""
+    return _PIP_OFFSET + 2 * (PIP_RADIUS - radius)
+
+
 def draw_pips(texture: np.ndarray, value: int, look: DieLook) -> None:
-    """The d6 face drawer: the standard pip layout of ``value`` (1-6)."""
+    """The d6 face drawer: the standard pip layout of ``value`` (1-6), pips of ``look``'s size."""
     size = texture.shape[0]
     half = size / 2
-    radius = int(round(size * _PIP_RADIUS))
+    radius = int(round(size * look.pip_radius))
+    offset = _pip_offset(look.pip_radius)
     for px, py in _PIPS[value]:
-        centre = (int(round(half + px * _PIP_OFFSET * half)), int(round(half + py * _PIP_OFFSET * half)))
+        centre = (int(round(half + px * offset * half)), int(round(half + py * offset * half)))
         cv2.circle(texture, centre, radius, look.ink, -1, cv2.LINE_AA)
 
 
@@ -634,8 +648,9 @@ def _truth(die: RenderDie, camera: Camera) -> DieTruth:
     centre = camera.project(face.centre[None])[0]
     pips = None
     if die.face is draw_pips and die.value in _PIPS:
-        spots = np.array(_PIPS[die.value], float) * _PIP_OFFSET
-        grow = 2 * (2 * _PIP_RADIUS)  # a pip's radius in face coordinates, twice
+        pip_radius = die.appearance.pip_radius
+        spots = np.array(_PIPS[die.value], float) * _pip_offset(pip_radius)
+        grow = 2 * (2 * pip_radius)  # a pip's radius in face coordinates, twice
         corners = np.vstack([spots + d for d in ((-grow, -grow), (grow, -grow), (grow, grow), (-grow, grow))])
         pips = _box(camera.project(_face_points(die, face, corners)))
     return DieTruth(die.value, die.sides, die.name, (float(centre[0]), float(centre[1])), _box(outline), pips)
