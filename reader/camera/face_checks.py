@@ -43,6 +43,12 @@ MAX_BODY_GRAIN = 0.2
 BODY_SAMPLES = np.array([[x * 1.5, y * 0.5] for x in (-1, 1) for y in (-1, 1)]
                         + [[x * 0.5, y * 1.5] for x in (-1, 1) for y in (-1, 1)]
                         + [[x * 1.45, y * 1.45] for x in (-1, 1) for y in (-1, 1)], float)
+#: Beyond a 2's empty corners, in pip offsets (as far out as the diagonal body samples):
+#: a 2's face reaches there, two touching dice whose 1s lie as far apart do not.
+BEYOND_EMPTY_TWO = np.array([[1.45, -1.45], [-1.45, 1.45]])
+#: A colourful body keeps at least this share of its chroma there, shaded or not, and its
+#: grey level strays from the body's by at most this share of the pips' contrast.
+BEYOND_CHROMA_SHARE, BEYOND_STRAY = 0.5, 0.25
 #: A body sample within ``RIM_RADII`` pip radii plus ``RIM_BLUR`` pixels of a pip's centre
 #: lies on its blurred rim (its square, half a radius across, reaching into the pip's blur).
 RIM_RADII, RIM_BLUR = 1.3, 1.0
@@ -260,6 +266,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
         return Verdict("ambiguous pips", 0.0, die_like())
+    if fit.value == 2 and _ones_of_two_dice(face, fit, grey, colours):
+        return Verdict("ambiguous pips", 0.0, die_like())
     most = float(seen.max())
     if most > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like())
@@ -269,6 +277,29 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     if fit.value == 1:
         margins.append(SINGLE_PIP_CONFIDENCE)
     return Verdict(None, min(max(float(min(margins)), 0.0), 1.0))
+
+
+def _ones_of_two_dice(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, colours: BodyColours | None) -> bool:
+    """Whether a 2 may be the 1s of two touching dice (as far apart as a 2's pips on dice
+    with small pips): beyond its empty corners (``BEYOND_EMPTY_TWO``), where a 2's face
+    still lies and two dice in a row do not, it is not its body's grey (``BEYOND_STRAY``),
+    or shows another colour than its body's, or on a colourful body a much paler one
+    (``BEYOND_CHROMA_SHARE``)."""
+    places = fit.to_image(BEYOND_EMPTY_TWO)
+    levels = _levels(grey, places, max(1.0, 0.5 * face.group.radius), face.group.pip_level, face.group.body_level)
+    if np.isnan(levels).any() or (np.abs(levels - 1) > BEYOND_STRAY).any():
+        return True
+    if colours is None:
+        return False
+    body, ink = colours.lab(face.group.pips).mean(axis=0), colours.ink_lab(face.group.pips).mean(axis=0)
+    beyond = colours.lab_at(places)
+    # lightness too, as the grey image may be one colour's alone (a closer look at a dark die
+    # with coloured pips, where the table is as dark as the die)
+    lighter = np.abs(beyond[:, 0] - body[0]) > BEYOND_STRAY * max(abs(float(ink[0] - body[0])), 1.0)
+    # (a grey table under a blue die is as blue in hue: it is far paler)
+    chroma, body_chroma = np.hypot(beyond[:, 1], beyond[:, 2]), math.hypot(body[1], body[2])
+    paler = (body_chroma >= NEUTRAL_CHROMA) & (chroma < BEYOND_CHROMA_SHARE * body_chroma)
+    return bool((lighter | colours_apart(beyond, body) | paler).any())
 
 
 def _body_samples(fit: LayoutFit, pips: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:

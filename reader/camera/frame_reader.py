@@ -302,6 +302,9 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     read_ones = {id(face.group.pips[0]) for face in faces if len(face.group.pips) == 1
                  and id(face) in verdicts and verdicts[id(face)].reason is None}
     unread = [pip for pip in lone if id(pip) not in read_ones]
+    # (and so is each pip of a 2 refused: two such 1s, far apart, may have been linked)
+    unread += [pip for face in faces if len(face.group.pips) == 2 and id(face) in verdicts
+               and verdicts[id(face)].reason is not None for pip in face.group.pips]
     read: list[LayoutFit] = []
     failed: list[tuple[FaceCandidate, Verdict]] = []
     for face in faces:

@@ -22,8 +22,14 @@ from reader.camera.layouts import MAX_SQUASHED, LayoutError, LayoutFit, centroid
 from reader.camera.pips import Pip
 from reader.camera.smear import smeared
 
-#: Farthest two pips of one face can be, in pip radii (the diagonal of a 2 or a 6).
+#: Farthest two pips of one face can be, in pip radii (the diagonal of a 2 or a 6), on
+#: dice with pips of the usual size (their radius about 0.08 of the face's side or more)...
 MAX_LINK_RADII = 10.0
+#: ... and on dice with small pips set far out (casino-style, a radius of 0.055 of the
+#: side: a 2's diagonal is 15 radii, a 4's side 10.5). Pips linked only this far are one
+#: face only if together they form one; a group that forms none is taken apart as the
+#: shorter links join it (the pips of touching dice, not one small-pipped face).
+MAX_FAR_LINK_RADII = 16.0
 #: Two pips of one face have radii within this ratio.
 MAX_RADIUS_RATIO = 1.6
 #: Pips of one face are foreshortened alike: the less round of two is at least this
@@ -186,12 +192,23 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
         if colours is not None and not lit.all():
             lit[~lit] = colours.same_colourful_body(pips, first[glare[~lit]], second[glare[~lit]])
         likeness[glare] = np.where(lit, glare_likeness[glare], 0.0)
+    near = measures.distance[first, second] <= MAX_LINK_RADII * (measures.radius[first] + measures.radius[second]) / 2
     linked = on_body & (likeness > 0)
-    links = list(zip((scores * likeness)[linked].tolist(), first[linked].tolist(), second[linked].tolist()))
+    far = np.flatnonzero(linked & ~near)
+    if colours is not None and len(far):
+        # pips this far apart are as far apart as the 1s of touching dice: one face only if
+        # their inks and tints agree too (a black die's gold 1 beside another's white 1)
+        apart = (colours.inks_apart_pairs(pips, first[far], second[far])
+                 | colours.tints_apart_pairs(pips, first[far], second[far]))
+        linked[far[apart]] = False
+    weights = scores * likeness
+    links, far_links = ([(w, i, j) for w, i, j, n in zip(weights[linked].tolist(), first[linked].tolist(),
+                                                        second[linked].tolist(), near[linked].tolist()) if n == kind]
+                        for kind in (True, False))
     groups: list[PipGroup] = []
-    for members in _components(range(len(pips)), links):
-        groups.extend(_split(members, links, pips))
-    return _join_unevenly_lit(groups, first[on_body], second[on_body], pips)
+    for members in _components(range(len(pips)), links + far_links):
+        groups.extend(_split(members, links, pips, far_links))
+    return _join_unevenly_lit(groups, first[on_body & near], second[on_body & near], pips)
 
 
 class _Measures:
@@ -215,7 +232,7 @@ def _placeable(measures: _Measures) -> tuple[np.ndarray, np.ndarray]:
     radius = measures.radius
     placeable = (np.equal.outer(measures.dark, measures.dark) & (ratio(radius) >= 1 / MAX_RADIUS_RATIO)
                  & (ratio(measures.roundness) >= MIN_ROUNDNESS_RATIO)
-                 & (measures.distance <= MAX_LINK_RADII * np.add.outer(radius, radius) / 2))
+                 & (measures.distance <= MAX_FAR_LINK_RADII * np.add.outer(radius, radius) / 2))
     return np.nonzero(np.triu(placeable, 1))
 
 
@@ -260,16 +277,23 @@ def _components(nodes, links: list[tuple[float, int, int]]) -> list[list[int]]:
     return list(out.values())
 
 
-def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[Pip]) -> list[PipGroup]:
+def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[Pip],
+           far_links: list[tuple[float, int, int]] | None = None) -> list[PipGroup]:
     """``members`` as one group if they form a face; else as the two faces side by side
     they form (two dice touching, whether or not a seam shows between them, or a top face
-    and a side face seen round a die's edge); else split at the weakest link."""
+    and a side face seen round a die's edge); else, if ``far_links`` (see
+    ``MAX_FAR_LINK_RADII``) joined them, as the groups ``links`` alone make of them; else
+    split at the weakest link."""
     group = PipGroup(tuple(pips[i] for i in members))
     if len(members) == 1 or _is_face(group):
         return [group]
     parts = _side_by_side(group)
     if parts is not None:
-        return [out for part in parts for out in _split([members[k] for k in part], links, pips)]
+        return [out for part in parts for out in _split([members[k] for k in part], links, pips, far_links)]
+    if far_links:
+        inside = set(members)
+        if any(i in inside and j in inside for _, i, j in far_links):
+            return [out for part in _components(members, links) for out in _split(part, links, pips)]
     inner = sorted((lk for lk in links if lk[1] in members and lk[2] in members), reverse=True)
     if not inner or inner[-1][0] > MAX_CUT_LINK:
         return [group]  # no seam and no unlike pip to cut at: one face, and not a real one
