@@ -49,9 +49,10 @@ def test_dice_with_small_pips_far_out_are_read(colour: str, tilt: float, pip_rad
     assert pairs == sorted(zip(VALUES, VALUES))
 
 
-@pytest.mark.parametrize("pip_radius, least, most", [(PIP_RADIUS, 8.0, 9.5), (0.055, 14.0, 16.0)])
+@pytest.mark.parametrize("pip_radius, least, most", [(PIP_RADIUS, 8.0, 9.5), (0.055, 14.0, 16.0), (0.13, 6.0, 7.0)])
 def test_the_renderer_sets_small_pips_further_out(pip_radius: float, least: float, most: float) -> None:
-    """The test above means what it says: a 2's pips lie that many pip radii apart."""
+    """The test above means what it says: a 2's pips lie that many pip radii apart (big
+    pips are set out far enough that a 6's columns do not touch)."""
     texture = np.full((400, 400, 3), 255, np.uint8)
     draw_pips(texture, 2, DieLook((255, 255, 255), (0, 0, 0), pip_radius))
     count, _, stats, centres = cv2.connectedComponentsWithStats((texture[:, :, 0] < 128).astype(np.uint8))

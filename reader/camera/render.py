@@ -36,8 +36,11 @@ BGR = tuple[int, int, int]
 PIP_RADIUS = 0.085
 #: Corner pips' centres lie this far from the face's middle (half face sides) for pips of
 #: ``PIP_RADIUS``; other pips keep the gap between their rims and the face's edge, so dice
-#: with small pips have them further out, as real ones do.
+#: with small pips have them further out, as real ones do...
 _PIP_OFFSET = 0.52
+#: ... but a 6's pips, one offset apart in a column, stay at least this many radii apart
+#: (centre to centre): big pips sit close to each other, never touching.
+_MIN_PIP_PITCH = 2.3
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 
 def _pip_offset(radius: float) -> float:
     """How far a corner pip's centre lies from the face's middle, in half face sides."""
-    return _PIP_OFFSET + 2 * (PIP_RADIUS - radius)
+    return max(_PIP_OFFSET + 2 * (PIP_RADIUS - radius), 2 * _MIN_PIP_PITCH * radius)
 
 
 def draw_pips(texture: np.ndarray, value: int, look: DieLook) -> None:
