@@ -104,6 +104,9 @@ SINGLE_PIP_CONFIDENCE = 0.6
 MIN_INK_SHARE = 0.4
 #: ... and only if grey shows it at least this far from the ink towards the body (0 ink, 1 body).
 MIN_GLARE_LEVEL = 0.25
+#: An empty place of a face of dark pips whose colour lies this far from the body's
+#: towards the ink's holds a pip, however light it is in grey (glare on it).
+HIDDEN_INK_SHARE = 0.75
 #: A place whose colour lies this far from the body's towards the ink's holds a pip; a
 #: lone coloured pip's other places are looked for at these multiples of a typical face.
 MIN_PLACE_INK, INK_PLACE_SCALES = 0.5, (1.0, 1.3)
@@ -339,14 +342,21 @@ def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: 
     Colour speaks only for a place part way from ink to body (one as light as the ink may
     lie off the die, on the table), and only for a face of two or more ``pips``: a lone
     pip's face is guessed, and its places may lie off it, on another face's highlight.
+    The other way, a place of dark pips' face that grey calls empty holds ink where its
+    colour is the ink's (``HIDDEN_INK_SHARE``): a dark pip under a highlight.
     """
     inked = levels < empty_enough
     doubt = inked & (levels >= MIN_GLARE_LEVEL)
-    if colours is None or len(pips) < 2 or not doubt.any():
+    if colours is None or len(pips) < 2 or not (doubt.any() or pips[0].dark):
         return inked
-    share = colours.ink_share(places[doubt], pips)
-    if share is not None:
-        inked[doubt] = share >= MIN_INK_SHARE * (1 - levels[doubt])
+    share = colours.ink_share(places, pips)
+    if share is None:
+        return inked
+    inked[doubt] = share[doubt] >= MIN_INK_SHARE * (1 - levels[doubt])
+    # a dark pip under a highlight is as light as the body round it, or lighter, but white
+    # light leaves it the ink's colour, not the body's
+    if pips[0].dark:
+        inked |= share >= HIDDEN_INK_SHARE
     return inked
 
 
