@@ -50,7 +50,7 @@ def test_dice_with_small_pips_far_out_are_read(colour: str, tilt: float, pip_rad
 
 
 @pytest.mark.parametrize("pip_radius, least, most", [(PIP_RADIUS, 8.0, 9.5), (0.055, 14.0, 16.0), (0.13, 6.0, 7.0)])
-def test_the_renderer_sets_small_pips_further_out(pip_radius: float, least: float, most: float) -> None:
+def test_the_renderer_sets_a_2s_pips_apart_by_their_size(pip_radius: float, least: float, most: float) -> None:
     """The test above means what it says: a 2's pips lie that many pip radii apart (big
     pips are set out far enough that a 6's columns do not touch)."""
     texture = np.full((400, 400, 3), 255, np.uint8)
@@ -92,4 +92,5 @@ def test_the_ones_of_two_touching_dice_are_no_2(colour: str, table: str, angle: 
             RenderDie(1, colour, (600.0 - side * math.sin(turn), 336.0 - side * math.cos(turn)), side, angle))
     image, _ = render(Scene(dice=dice, table=TABLES[table], tilt=tilt, glare=0.2, defocus=0.4, seed=11))
     image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
-    assert all(r.value in (None, 1) for r in read_frame(image)), [r.value for r in read_frame(image)]
+    values = [r.value for r in read_frame(image)]
+    assert all(value in (None, 1) for value in values), values

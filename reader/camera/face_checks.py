@@ -39,13 +39,15 @@ MIN_BODY_SHARE = 0.5
 MAX_BODY_GRAIN = 0.2
 #: Where the face is sampled for occlusion, in units of the pip offset: points between the
 #: outer pips and the face's edge (which is 1.8 to 2.4 out, depending on the dice), clear of
-#: every pip place, and out along both diagonals (beyond a 2's or 3's empty corners).
+#: every pip place, and out along both diagonals to ``DIAGONAL_REACH`` (beyond a 2's or 3's
+#: empty corners).
+DIAGONAL_REACH = 1.45
 BODY_SAMPLES = np.array([[x * 1.5, y * 0.5] for x in (-1, 1) for y in (-1, 1)]
                         + [[x * 0.5, y * 1.5] for x in (-1, 1) for y in (-1, 1)]
-                        + [[x * 1.45, y * 1.45] for x in (-1, 1) for y in (-1, 1)], float)
+                        + [[x * DIAGONAL_REACH, y * DIAGONAL_REACH] for x in (-1, 1) for y in (-1, 1)], float)
 #: Beyond a 2's empty corners, in pip offsets (as far out as the diagonal body samples):
 #: a 2's face reaches there, two touching dice whose 1s lie as far apart do not.
-BEYOND_EMPTY_TWO = np.array([[1.45, -1.45], [-1.45, 1.45]])
+BEYOND_EMPTY_TWO = DIAGONAL_REACH * np.array([[1.0, -1.0], [-1.0, 1.0]])
 #: A colourful body keeps at least this share of its chroma there, shaded or not, and its
 #: grey level strays from the body's by at most this share of the pips' contrast.
 BEYOND_CHROMA_SHARE, BEYOND_STRAY = 0.5, 0.25

@@ -167,9 +167,10 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
     colour, keeps pips on bodies of clearly different colours apart).
 
     Pips are linked when they may share a face, each link scored by how clearly the path
-    between them stays on the body and how alike the two pips are. Linked pips whose
-    layout is not a real face (two touching dice, a side face joined to a top face) are
-    split at their weakest links until every part is a face or a lone pip.
+    between them stays on the body and how alike the two pips are; links longer than a
+    usual face's (see ``MAX_FAR_LINK_RADII``) only where inks and tints agree. Linked pips
+    whose layout is not a real face (two touching dice, a side face joined to a top face)
+    are split until every part is a face or a lone pip.
     """
     if not pips:
         return []
@@ -202,9 +203,11 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
                  | colours.tints_apart_pairs(pips, first[far], second[far]))
         linked[far[apart]] = False
     weights = scores * likeness
-    links, far_links = ([(w, i, j) for w, i, j, n in zip(weights[linked].tolist(), first[linked].tolist(),
-                                                        second[linked].tolist(), near[linked].tolist()) if n == kind]
-                        for kind in (True, False))
+
+    def links_where(kept: np.ndarray) -> list[tuple[float, int, int]]:
+        return list(zip(weights[kept].tolist(), first[kept].tolist(), second[kept].tolist()))
+
+    links, far_links = links_where(linked & near), links_where(linked & ~near)
     groups: list[PipGroup] = []
     for members in _components(range(len(pips)), links + far_links):
         groups.extend(_split(members, links, pips, far_links))
