@@ -60,6 +60,12 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     return _centred(np.where(ends <= RAY_START + NEAR_END, np.inf, ends))
 
 
+def edged_share(pip: Pip, squash: np.ndarray, grey: np.ndarray) -> float:
+    """The share of directions in which the body round the lone ``pip`` is seen to end
+    within ``RAY_REACH`` (a die's edge, where the table begins; none on a bare table)."""
+    return float(np.mean(np.isfinite(_body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey))))
+
+
 def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> bool:
     """Whether pips that form no face lie on a die-sized body centred on them: its edge
     (where the table differs from the body) is seen close round them in most directions.

@@ -14,12 +14,13 @@ import numpy as np
 from reader.camera.body_colour import BodyColours
 from reader.camera.colour import medians
 from reader.camera.dice_finder import FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate, face_candidates
-from reader.camera.die_body import compact_body
+from reader.camera.die_body import compact_body, edged_share
 from reader.camera.face_checks import Verdict, check_face
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, group_pips
 from reader.camera.pipless_dice import pipless_bodies
-from reader.camera.pips import MIN_HELD_PIPS, Pip, find_pips, held_pips, typical_pip_radius
+from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, Pip, find_pips, held_pips, round_radii,
+                                typical_pip_radius)
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
 #: Names a die's colour: (image_bgr, candidate, table_reference_bgr or None) -> (name, confidence).
@@ -44,6 +45,24 @@ RESIZE_RADIUS = 2 * WORK_RADIUS
 #: sizing may have taken whole small dice for pips.
 SIZING_SLACK = 1.3
 SIZE_SAMPLE, MIN_SIZING_RADIUS = 8, 1.8
+#: A frame searched at full size whose round pips measure under this many pixels in radius
+#: (dice about 30 px across) is searched again enlarged twice: pips of 1.5-2 px merge with
+#: their neighbours and with the rim of their face at the contrast mask's resolution, and a
+#: 5 came out as a 3 and a lone pip, or not at all (the rendered small-dice sets read 82-84%
+#: right at full size, 93% enlarged). It costs about four times a full-size search.
+ENLARGE_BELOW = 2.5
+#: There, pips must stand out from a neighbourhood about one die across (a die's side is
+#: about this many pip radii), not a tenth of the frame: on a dark table, a tenth of the
+#: frame is mostly table, and a light die's dark pips are no darker than that (found only
+#: as holes in the die, some of them not at all). Rendered frames of 8 dice 26 px across
+#: read 122-125 of 128 dice with such a block (10-14 radii), 105 with a tenth of the frame.
+ENLARGED_BLOCK_RADII, MIN_ENLARGED_BLOCK = 12, 15
+#: A lone pip is evidence of a die only if it covers ``MIN_PIP_AREA`` pixels of the frame
+#: itself (an enlarged frame shows smaller specks as blobs: a keyboard's glyphs, grain of
+#: the table), and, if it measures under ``ENLARGE_BELOW`` pixels, only where its die's edge
+#: is seen round it in at least ``MIN_SMALL_ONE_EDGES`` of the directions: a crumb or a
+#: dot of print on a bare table is as round and as centred on its surroundings as a 1.
+MIN_ONE_RADIUS, MIN_SMALL_ONE_EDGES = math.sqrt(MIN_PIP_AREA / math.pi), 0.15
 #: Pips found much bigger than needed at the reduced size may be whole small dice, their
 #: pips too small to show there: this many of the clearest are looked at, at full size.
 WHOLE_DICE_SAMPLE = 5
@@ -58,6 +77,8 @@ MAX_ONE_RATIO = 3.0
 #: A crop round a doubtful die reaches at least this many pip radii past its box (a lone
 #: pip's partner, and the ring round the partner, lie inside it).
 CLOSE_REACH_RADII = 13
+#: A pip read on the crop lies within this many radii of a pip the first look saw: the same.
+SAME_PIP_RADII = 2.0
 #: Grey levels of the body and of the ink in the image of a die's pips' colour alone (the
 #: contrast of light pips on a dark die).
 INK_IMAGE_BODY, INK_IMAGE_INK = 50, 210
@@ -161,7 +182,7 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     dice = list(_dice(faces, grey, pips, lone, colours, towards_camera))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, scale)]
-    dice = [die for die in dice if not any(die is blob for blob in blobs)]
+    dice = [die for die in dice if not any(die is blob for blob in blobs) and not _speck(die, grey, scale)]
     candidates = [die_candidate(die.face, image_bgr.shape, scale) for die in dice]
     if table is None and namer is not None and candidates:
         table = table_reference(image_bgr, candidates)
@@ -173,6 +194,17 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip]
     seen = [_Seen(die.face.group.points * scale, die.face.group.radius * scale, die.tentative, die.no_one)
             for die in dice]
     return _Look(readings, seen, table, bool(blobs) and scale > 1)
+
+
+def _speck(die: _Die, grey: np.ndarray, scale: float) -> bool:
+    """Whether a die read from a lone pip (found on ``grey``, ``1 / scale`` the frame's
+    size) is too small a speck to be one (see ``MIN_ONE_RADIUS``)."""
+    group = die.face.group
+    if len(group.pips) > 1:
+        return False
+    radius = group.radius * scale
+    return radius < MIN_ONE_RADIUS or (radius < ENLARGE_BELOW
+                                       and edged_share(group.pips[0], group.squash, grey) < MIN_SMALL_ONE_EDGES)
 
 
 def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
@@ -226,7 +258,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                     and (_holds(own + (cx0, cy0), pips_seen, radius) if maybe
                          else x0 <= r.center[0] + cx0 <= x1 and y0 <= r.center[1] + cy0 <= y1)]
             here = [r for r in here if not any(_overlap(r, other) for other in out)
-                    and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)))]
+                    and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
+                                               or _one_of_seen_face(r, pips_seen, radius)))]
             if here:
                 break
         out.extend(here or ([] if maybe else [doubt]))
@@ -254,6 +287,13 @@ def _other_pip_on_face(one: DieReading, pips: np.ndarray) -> bool:
     half = min(x1 - x0, y1 - y0) / 2
     apart = np.hypot(pips[:, 0] - one.center[0], pips[:, 1] - one.center[1])
     return bool(((apart > OWN_PIP_SHARE * half) & (apart <= math.hypot(x1 - x0, y1 - y0) / 2)).any())
+
+
+def _one_of_seen_face(one: DieReading, pips: np.ndarray, radius: float) -> bool:
+    """Whether the 1 ``one`` is one pip of a face of several ``pips`` (centres, of
+    ``radius``) the first look saw: the crop missed the others. (The 1's face is guessed
+    from its pip's size, and pips printed small lie further out than that reaches.)"""
+    return len(pips) > 1 and float(np.hypot(*(pips - one.center).T).min()) <= SAME_PIP_RADII * radius
 
 
 def _holds(own: np.ndarray, pips: np.ndarray, radius: float) -> bool:
@@ -373,7 +413,7 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
         size = (round(grey.shape[1] * scale), round(grey.shape[0] * scale))
         work = cv2.resize(grey, size, interpolation=cv2.INTER_LINEAR)
         pips = find_pips(work)
-        radii = [p.radius for p in pips if p.roundness > 0.7]
+        radii = round_radii(pips)
         if radii and median(radii) >= MIN_WORK_RADIUS:
             # a frame sized afresh whose pips come out bigger than WORK_RADIUS (reduced as far
             # as allowed), or clearly bigger (reduced less), may have been sized on whole
@@ -389,15 +429,26 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
             # the big "pips" are small dice cut out whole: this camera's frames are searched
             # at full size
             memo.scale = 1.0
-            return grey, 1.0, find_pips(grey)
+            return _enlarged_if_tiny(grey, find_pips(grey))
         if remembered is not None:
             memo.scale = None
             return _working_image(grey, memo)
     pips = find_pips(grey)
-    radii = [p.radius for p in pips if p.roundness > 0.7]
+    radii = round_radii(pips)
     reducible = min(grey.shape) >= REDUCE_FROM and radii and median(radii) > RESIZE_RADIUS
     memo.scale = None if reducible else 1.0
-    return grey, 1.0, pips
+    return _enlarged_if_tiny(grey, pips)
+
+
+def _enlarged_if_tiny(grey: np.ndarray, pips: list[Pip]) -> tuple[np.ndarray, float, list[Pip]]:
+    """The full-size image and its ``pips``, or, if they are smaller than ``ENLARGE_BELOW``,
+    the image enlarged twice and the pips found there (with the scale that maps back)."""
+    radii = round_radii(pips)
+    if not radii or median(radii) >= ENLARGE_BELOW:
+        return grey, 1.0, pips
+    big = cv2.resize(grey, (grey.shape[1] * 2, grey.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
+    block = max(MIN_ENLARGED_BLOCK, round(ENLARGED_BLOCK_RADII * 2 * median(radii))) | 1
+    return big, 0.5, find_pips(big, block)
 
 
 def _whole_dice(pips: list[Pip], grey: np.ndarray, scale: float) -> bool:

@@ -20,7 +20,7 @@ from reader.camera.pip_split import (MIN_PIECE_ROUNDNESS, beyond, is_long, may_h
                                      pixel_roundness, typical_areas)
 
 __all__ = ["MIN_CONTRAST", "MIN_HELD_PIPS", "MIN_PIP_AREA", "Pip", "find_pips", "held_pips", "pip_block_size",
-           "typical_pip_radius"]
+           "round_radii", "typical_pip_radius"]
 
 #: Smallest pip area in pixels that can still be told from noise.
 MIN_PIP_AREA = 6
@@ -137,10 +137,15 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
     return pips if explicit else _opened(pips, grey)
 
 
+def round_radii(pips: list[Pip]) -> list[float]:
+    """The radii of the round pips: a top face's (a side face's pips, seen edge-on, are long)."""
+    return [p.radius for p in pips if p.roundness > 0.7]
+
+
 def _opened(pips: list[Pip], grey: np.ndarray) -> list[Pip]:
     """The pips, every blob many times the frame's typical pip that holds pips of its own
     when searched alone replaced by them (see ``OPEN_RATIO``)."""
-    radii = [p.radius for p in pips if p.roundness > 0.7]
+    radii = round_radii(pips)
     if not radii:
         return pips
     # the lower quartile: on a frame of a few small dice cut out whole, half the round blobs
