@@ -94,3 +94,29 @@ def test_the_ones_of_two_touching_dice_are_no_2(colour: str, table: str, angle: 
     image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
     values = [r.value for r in read_frame(image)]
     assert all(value in (None, 1) for value in values), values
+
+
+def _casino(value: int, ink: str, centre: tuple[float, float], angle: float, pip_radius: float) -> RenderDie:
+    look = replace(DARK_LOOKS[ink], pip_radius=pip_radius)
+    return RenderDie(value, ink, centre, 75.97, angle, look=look)
+
+
+def test_a_2_whose_pips_lie_too_far_apart_to_link_is_no_1() -> None:
+    """Big black dice (76 px) with small pips (6.4% of the side), seen from 18 degrees: the
+    red 2's pips lie 19 radii apart, too far to be linked, and the one left alone was read
+    as a 1. A 1's die is as big as the frame's other dice, and this pip lies near one edge
+    of that much: it is no 1."""
+    dice = (_casino(1, "black/gold", (712.3, 136.0), 9.7, 0.0737), _casino(3, "black/gold", (725.7, 214.3), 9.7, 0.0736),
+            _casino(5, "black/gold", (1062.0, 496.1), 54.8, 0.0642), _casino(4, "black/gold", (997.3, 450.3), 54.8, 0.0737),
+            _casino(2, "black/gold", (240.2, 227.5), 33.8, 0.0606), _casino(2, "black/red", (216.0, 364.4), 30.4, 0.0636),
+            _casino(3, "black/red", (349.4, 423.3), 10.9, 0.0737))
+    scene = Scene(dice=dice, table=(92, 142, 188), light=(1.18, 1.0, 0.84), brightness=0.938, tilt=18.17, glare=0.29,
+                  defocus=0.237, noise=2.39, seed=25527871, lamp=(-0.2596, 0.0156, 0.9656))
+    image, truths = render(scene)
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+    readings = read_frame(image)
+    for reading in readings:
+        if reading.status is ReadStatus.OK:
+            truth = min(truths, key=lambda t: math.dist(reading.center, t.centre))
+            assert reading.value == truth.value, (truth.value, reading.value, reading.center)
+    assert sum(r.status is ReadStatus.OK for r in readings) >= 5

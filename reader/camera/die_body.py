@@ -43,7 +43,7 @@ _DIRECTIONS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
 
 
 def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
-                    colours: BodyColours | None = None) -> bool:
+                    colours: BodyColours | None = None, reach: float | None = None) -> bool:
     """Whether the lone ``pip`` sits at the centre of a body of its surroundings' level.
 
     ``squash`` is the face's foreshortening (the 2x2 map from the face seen square-on to
@@ -52,9 +52,17 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     a partner further along its face is a 2's, not a 1. Where ``colours`` (the frame in
     colour) is given, the body also ends where its colour does (a red die against a purple
     one of the same grey).
+
+    Rays look ``RAY_REACH`` face units out, and an edge seen one way only says nothing.
+    Given the ``reach`` (face units) within which the die's edge must lie all round, an edge
+    unseen that far counts as lying there: a pip near one edge of a die bigger than
+    ``RAY_REACH`` (a 2's pip, printed small) is off its centre.
     """
     ends = _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
-                       [p for p in others if p is not pip and p.dark == pip.dark], colours)
+                       [p for p in others if p is not pip and p.dark == pip.dark], colours,
+                       RAY_REACH if reach is None else reach)
+    if reach is not None:
+        ends = np.minimum(ends, reach)
     # a ray that leaves the body at once has met the pip's own blurred rim or a highlight
     # beside it, not the face's edge (a face so small all round is centred whatever it says)
     return _centred(np.where(ends <= RAY_START + NEAR_END, np.inf, ends))
@@ -93,15 +101,16 @@ def _centred(ends: np.ndarray) -> bool:
 
 
 def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray,
-                skip: Sequence[Pip] = (), colours: BodyColours | None = None) -> np.ndarray:
+                skip: Sequence[Pip] = (), colours: BodyColours | None = None,
+                reach: float = RAY_REACH) -> np.ndarray:
     """How far (in face units: pip half-lengths, foreshortening undone) from ``centre`` the
     body of ``pip``'s surroundings' level reaches in each ray direction, from ``start`` out
-    to ``RAY_REACH`` (inf where it reaches further); rays pass over the pips ``skip``."""
+    to ``reach`` (inf where it reaches further); rays pass over the pips ``skip``."""
     length = pip.radius / np.sqrt(pip.roundness)
     steps = _DIRECTIONS @ np.asarray(squash, float).T * length        # one face unit, per ray
     pixels_per_unit = np.hypot(steps[:, 0], steps[:, 1])
     # about a sample per pixel along the longest ray
-    units = np.arange(start, max(RAY_REACH, start + 1), 1.0 / max(float(pixels_per_unit.max()), 1e-6))
+    units = np.arange(start, max(reach, start + 1), 1.0 / max(float(pixels_per_unit.max()), 1e-6))
     points = centre + units[None, :, None] * steps[:, None, :]
     h, w = grey.shape
     cols, rows = np.rint(points[..., 0]).astype(int), np.rint(points[..., 1]).astype(int)
