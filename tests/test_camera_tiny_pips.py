@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from reader.camera.frame_reader import read_frame
+from reader.camera.frame_reader import SearchScale, _working_image, read_frame
 from reader.camera.reading import DieReading, ReadStatus
 from reader.camera.render import TABLES, DieLook, DieTruth, RenderDie, Scene, render, scatter
 
@@ -104,8 +104,6 @@ def test_a_closer_look_reads_no_one_from_a_face_of_several_pips() -> None:
 def test_frames_of_bigger_pips_are_not_enlarged(die_size: float) -> None:
     """Enlarging costs four times the pixels: frames whose pips are found well at full size
     (or reduced) are read as before, well within a camera frame's time."""
-    from reader.camera.frame_reader import SearchScale, _working_image
-
     dice = scatter(8, (1280, 720), die_size=die_size, seed=3, colours=COLOURS)
     image, _ = render(Scene(dice=dice, table=TABLES["felt"], seed=3))
     work, scale, _ = _working_image(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), SearchScale())
@@ -113,8 +111,6 @@ def test_frames_of_bigger_pips_are_not_enlarged(die_size: float) -> None:
 
 
 def test_a_frame_of_tiny_pips_is_searched_enlarged() -> None:
-    from reader.camera.frame_reader import SearchScale, _working_image
-
     image, _ = _webcam(_small_dice(12))
     work, scale, _ = _working_image(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), SearchScale())
     assert scale == 0.5 and work.shape[:2] == (1440, 2560)
