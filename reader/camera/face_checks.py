@@ -37,6 +37,10 @@ MIN_BODY_SHARE = 0.5
 #: The grey levels of a die's body vary (sensor noise, grain) by at most this fraction of
 #: the pip contrast (standard deviation in a small square).
 MAX_BODY_GRAIN = 0.2
+#: A 1's die is about as big as the frame's other dice: its edge lies within this many of
+#: their pip offsets of its pip, all round (a die's half-side is about 2 offsets;
+#: perspective and dice of a little bigger make up the rest).
+ONE_DIE_REACH = 2.6
 #: Where the face is sampled for occlusion, in units of the pip offset: points between the
 #: outer pips and the face's edge (which is 1.8 to 2.4 out, depending on the dice), clear of
 #: every pip place, and out along both diagonals to ``DIAGONAL_REACH`` (beyond a 2's or 3's
@@ -164,14 +168,16 @@ class Verdict:
 
 
 def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = (),
-               colours: BodyColours | None = None) -> Verdict:
+               colours: BodyColours | None = None, die_offset: float | None = None) -> Verdict:
     """Run every check on a face with a layout fit; the first failure gives the reason.
 
     ``others`` are the frame's other pip candidates: one of them inside the face, alike
     the face's own pips, is a pip the layout does not account for. ``lone`` are the pips
     grouped with no other: two of them alike, on one body and as far apart as a 2's pips
     may be, are no two 1s - unless ``colours`` (the frame in colour) shows their bodies
-    apart, as two dice.
+    apart, as two dice. ``die_offset`` is the pip offset (in pixels, along a face's long
+    axis) of the frame's other dice: a 1's die is about as big, and its pip lies at the
+    centre of that much (see ``ONE_DIE_REACH``).
 
     A face that fails, and whose pips were smeared by motion (see :mod:`smear`), is
     checked again with the smear accounted for: its pips' ovals then say nothing of the
@@ -180,7 +186,14 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     """
     assert face.fit is not None
     verdict = _checked(face, face.fit, grey, others, lone, colours, None)
-    if verdict.reason is None or face.fit.value == 1:
+    if face.fit.value == 1:
+        if verdict.reason is None and die_offset is not None and not centred_on_body(
+                face.group.pips[0], face.group.squash, grey, others,
+                reach=ONE_DIE_REACH * die_offset / face.group.pip_length):
+            # a 2's pip printed small lies near an edge of a die bigger than a 1's rays look
+            return Verdict("ambiguous pips", 0.0, False)
+        return verdict
+    if verdict.reason is None:
         return verdict
     smear = face_smear(face.group.pips, grey)
     if smear is None:

@@ -14,7 +14,7 @@ import numpy as np
 from reader.camera.body_colour import BodyColours
 from reader.camera.colour import medians
 from reader.camera.dice_finder import FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate, face_candidates
-from reader.camera.die_body import centred_on_body, compact_body, edged_share
+from reader.camera.die_body import compact_body, edged_share
 from reader.camera.face_checks import Verdict, check_face
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, group_pips
@@ -74,11 +74,6 @@ CLOSE_BLOCK_MIN = 9
 #: A 1's pip is at most this many times the radius of the frame's other pips (some dice
 #: have a bigger 1, up to about twice as big).
 MAX_ONE_RATIO = 3.0
-#: A 1's die is about as big as the frame's other dice: its edge lies within this many of
-#: their pip offsets (along a face's long axis, which the camera does not foreshorten) of
-#: its pip, all round (a die's half-side is about 2 offsets; perspective and dice of a
-#: little bigger make up the rest).
-ONE_DIE_REACH = 2.6
 #: A crop round a doubtful die reaches at least this many pip radii past its box (a lone
 #: pip's partner, and the ring round the partner, lie inside it).
 CLOSE_REACH_RADII = 13
@@ -339,17 +334,11 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     # a lone blob many times the size of the frame's pips is a whole die (a light one on a
     # dark table, its pips smeared away), not a 1
     biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
-    verdicts = {id(face): check_face(face, grey, pips, lone, colours) for face in faces
-                if face.fit is not None and not (len(face.group.pips) == 1 and face.group.radius > biggest_one)}
-    # a 1's die is as big as the frame's other dice: its pip lies at the centre of that much
-    # (a 2's pip printed small lies near an edge of a die bigger than a 1's rays look)
+    # (along a face's long axis, which the camera does not foreshorten)
     offsets = [f.fit.spacing / math.sqrt(f.fit.aspect) for f in faces if f.fit is not None and f.fit.value > 1]
-    for face in faces:
-        verdict = verdicts.get(id(face))
-        if offsets and verdict is not None and verdict.reason is None and face.fit.value == 1:
-            reach = ONE_DIE_REACH * median(offsets) / face.group.pip_length
-            if not centred_on_body(face.group.pips[0], face.group.squash, grey, pips, reach=reach):
-                verdicts[id(face)] = Verdict("ambiguous pips", 0.0, False)
+    die_offset = median(offsets) if offsets else None
+    verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset) for face in faces
+                if face.fit is not None and not (len(face.group.pips) == 1 and face.group.radius > biggest_one)}
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
     # its table as one blob)
