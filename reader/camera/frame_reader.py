@@ -19,7 +19,7 @@ from reader.camera.face_checks import Verdict, check_face
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, group_pips
 from reader.camera.pipless_dice import pipless_bodies
-from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, Pip, find_pips, held_pips, round_radii,
+from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, Pip, PipSearch, held_pips, round_radii, search_pips,
                                 typical_pip_radius)
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
@@ -92,6 +92,13 @@ NO_READABLE_FACE = "no readable face"
 TOP_REACH, TOP_PIP_SHARE = (2.0, 4.5), 0.7
 #: About this many pixels are read for the table's colour.
 TABLE_SAMPLES = 6000
+#: A face is a die's only if its pips stand out from its body by this many times the
+#: image's texture (see :class:`PipSearch`): on a grainy table, blobs of grain stand out
+#: 3 to 5 times as far, and a few of them fit a 1 or a 2 where no die lies (rendered frames
+#: with a grain of 14-22 levels showed 18 false dice each, 2.5 of them read as a number).
+#: The real photos' dice stand out 23 times their texture or more (77 at the median),
+#: rendered dice on plain tables 14 or more, on grainy ones mostly 7 or more.
+TEXTURE_RATIO = 6
 
 
 @dataclass
@@ -127,13 +134,13 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     """
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     memo = memo if memo is not None else SearchScale()
-    work, scale, pips = _working_image(grey, memo)
-    look = _read(image_bgr, work, scale, pips, namer)
+    work, scale, found = _working_image(grey, memo)
+    look = _read(image_bgr, work, scale, found, namer)
     if look.too_coarse:
         # whole dice were taken for pips (a blob read as a 1 holds pips at full size): the
         # frame's pips are too small for the reduced size
         memo.scale = 1.0
-        look = _read(image_bgr, grey, 1.0, find_pips(grey), namer)
+        look = _read(image_bgr, grey, 1.0, search_pips(grey), namer)
     readings, seen, table = look.readings, look.seen, look.table
     # dice whose pips motion blur wiped out still count: unreadable, not missed
     read = [r.center for r in readings if r.status is ReadStatus.OK]
@@ -172,13 +179,16 @@ class _Look(NamedTuple):
     too_coarse: bool
 
 
-def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, pips: list[Pip], namer: ColourNamer | None,
+def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearch, namer: ColourNamer | None,
           table: np.ndarray | None = None) -> _Look:
-    """The dice whose faces the pips (found on ``grey``, ``1 / scale`` the size of
+    """The dice whose faces the pips ``found`` on ``grey`` (``1 / scale`` the size of
     ``image_bgr``) show; ``table`` is the table's colour if known (else it is measured)."""
+    pips = found.pips
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
     faces, towards_camera = face_candidates(groups, colours)
+    # (only as faces: the checks of the faces kept still see every pip candidate)
+    faces = [f for f in faces if abs(f.group.body_level - f.group.pip_level) >= TEXTURE_RATIO * found.texture]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     dice = list(_dice(faces, grey, pips, lone, colours, towards_camera))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, scale)]
@@ -249,7 +259,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
         here: list[DieReading] = []
         for crop_grey in _close_images(crop, grey_crop, pips_seen - (cx0, cy0), radius, maybe):
-            look = _read(crop, crop_grey, 1.0, find_pips(crop_grey, block), namer, table)
+            look = _read(crop, crop_grey, 1.0, search_pips(crop_grey, block), namer, table)
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
@@ -406,16 +416,17 @@ def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarr
     return False
 
 
-def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, list[Pip]]:
+def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, PipSearch]:
     """The grey image to search, the factor that maps its coordinates back to the frame's,
-    and the pip candidates found in it; ``memo`` is the scale to try first, and is left
-    holding the scale to try on the next frame."""
+    and what the search for pips found in it; ``memo`` is the scale to try first, and is
+    left holding the scale to try on the next frame."""
     remembered = memo.scale
     scale = remembered if remembered is not None else _scale_for(grey)
     if scale < 1.0:
         size = (round(grey.shape[1] * scale), round(grey.shape[0] * scale))
         work = cv2.resize(grey, size, interpolation=cv2.INTER_LINEAR)
-        pips = find_pips(work)
+        found = search_pips(work)
+        pips = found.pips
         radii = round_radii(pips)
         if radii and median(radii) >= MIN_WORK_RADIUS:
             # a frame sized afresh whose pips come out bigger than WORK_RADIUS (reduced as far
@@ -428,30 +439,31 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
             if not doubtful or not _whole_dice(pips, grey, grey.shape[1] / size[0]):
                 # pips much bigger than needed: the dice came nearer, size them afresh next time
                 memo.scale = scale if median(radii) <= RESIZE_RADIUS else None
-                return work, grey.shape[1] / size[0], pips
+                return work, grey.shape[1] / size[0], found
             # the big "pips" are small dice cut out whole: this camera's frames are searched
             # at full size
             memo.scale = 1.0
-            return _enlarged_if_tiny(grey, find_pips(grey))
+            return _enlarged_if_tiny(grey, search_pips(grey))
         if remembered is not None:
             memo.scale = None
             return _working_image(grey, memo)
-    pips = find_pips(grey)
-    radii = round_radii(pips)
+    found = search_pips(grey)
+    radii = round_radii(found.pips)
     reducible = min(grey.shape) >= REDUCE_FROM and radii and median(radii) > RESIZE_RADIUS
     memo.scale = None if reducible else 1.0
-    return _enlarged_if_tiny(grey, pips)
+    return _enlarged_if_tiny(grey, found)
 
 
-def _enlarged_if_tiny(grey: np.ndarray, pips: list[Pip]) -> tuple[np.ndarray, float, list[Pip]]:
-    """The full-size image and its ``pips``, or, if they are smaller than ``ENLARGE_BELOW``,
-    the image enlarged twice and the pips found there (with the scale that maps back)."""
-    radii = round_radii(pips)
+def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch) -> tuple[np.ndarray, float, PipSearch]:
+    """The full-size image and what was ``found`` on it, or, if its pips are smaller than
+    ``ENLARGE_BELOW``, the image enlarged twice and what is found there (with the scale that
+    maps back)."""
+    radii = round_radii(found.pips)
     if not radii or median(radii) >= ENLARGE_BELOW:
-        return grey, 1.0, pips
+        return grey, 1.0, found
     big = cv2.resize(grey, (grey.shape[1] * 2, grey.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
     block = max(MIN_ENLARGED_BLOCK, round(ENLARGED_BLOCK_RADII * 2 * median(radii))) | 1
-    return big, 0.5, find_pips(big, block)
+    return big, 0.5, search_pips(big, block)
 
 
 def _whole_dice(pips: list[Pip], grey: np.ndarray, scale: float) -> bool:

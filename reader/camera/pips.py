@@ -19,8 +19,8 @@ from reader.camera.pip_measures import MIN_CONTRAST, Pip, PipPart, measure_parts
 from reader.camera.pip_split import (MIN_PIECE_ROUNDNESS, beyond, is_long, may_hold_pips, outlines, pieces_of,
                                      pixel_roundness, typical_areas)
 
-__all__ = ["MIN_CONTRAST", "MIN_HELD_PIPS", "MIN_PIP_AREA", "Pip", "find_pips", "held_pips", "pip_block_size",
-           "round_radii", "typical_pip_radius"]
+__all__ = ["MIN_CONTRAST", "MIN_HELD_PIPS", "MIN_PIP_AREA", "Pip", "PipSearch", "find_pips", "held_pips",
+           "pip_block_size", "round_radii", "search_pips", "typical_pip_radius"]
 
 #: Smallest pip area in pixels that can still be told from noise.
 MIN_PIP_AREA = 6
@@ -81,6 +81,9 @@ MIN_OPEN_RADIUS, OPEN_RATIO, HELD_BLOCK, HELD_RATIO = 6.0, 2.5, 9, 0.5
 #: least ``MIN_ROW_AREA`` pixels may be a row of close pips whose rims joined (a small,
 #: tilted 6 on a region that is its whole die): it is cut again nearer its ink.
 MIN_BOX_FILL, MIN_ROW_AREA = 0.4, 3 * MIN_PIP_AREA
+#: An image's texture is read on every ``TEXTURE_STEP``-th pixel of every ``TEXTURE_STEP``-th
+#: row: a table's grain spans several pixels, and a few thousand pixels tell its median.
+TEXTURE_STEP = 4
 
 
 def pip_block_size(shape: tuple[int, ...]) -> int:
@@ -108,8 +111,23 @@ def _contrasts(grey: np.ndarray, block: int) -> tuple[np.ndarray, list[_Contrast
     return smooth, out
 
 
+class PipSearch(NamedTuple):
+    """What a search of a grey image found: its pip candidates, and its ``texture``: how far
+    its median pixel stands out from its neighbourhood's mean (grey levels). On a plain
+    table that is a level or two; on a grainy one (cork, rough wood) its blobs stand out as
+    far as a faint pip, and dice must stand out well beyond it."""
+
+    pips: list[Pip]
+    texture: float
+
+
 def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | None = None) -> list[Pip]:
-    """All pip candidates of either polarity in a grey image.
+    """All pip candidates of either polarity in a grey image (see :func:`search_pips`)."""
+    return search_pips(grey, block, max_radius).pips
+
+
+def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | None = None) -> PipSearch:
+    """All pip candidates of either polarity in a grey image, and its texture.
 
     ``block`` is the neighbourhood a pip must stand out from (default: a tenth of the
     frame's short side) and ``max_radius`` the largest pip radius looked for (default:
@@ -134,7 +152,16 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
             kept, boxes = _regions(_outer_contours(holes), holes.shape, max_side)
             searches.append((other.dark, holes, kept, boxes))
     pips = _without_containers(_distinct(_blobs(searches, smooth, max_side)))
-    return pips if explicit else _opened(pips, grey)
+    return PipSearch(pips if explicit else _opened(pips, grey), _texture(contrasts))
+
+
+def _texture(contrasts: list[_Contrast]) -> float:
+    """The median of how far the image's pixels stand out from their neighbourhood, either
+    way (a pixel stands out one way only: the two maps are or-ed), read on a grid."""
+    dark, light = (c.diff[::TEXTURE_STEP, ::TEXTURE_STEP] for c in contrasts)
+    standing_out = (dark | light).ravel()
+    middle = standing_out.size // 2
+    return float(np.partition(standing_out, middle)[middle])
 
 
 def round_radii(pips: list[Pip]) -> list[float]:
