@@ -140,7 +140,8 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         # whole dice were taken for pips (a blob read as a 1 holds pips at full size): the
         # frame's pips are too small for the reduced size
         memo.scale = 1.0
-        look = _read(image_bgr, grey, 1.0, search_pips(grey), namer)
+        found = search_pips(grey)
+        look = _read(image_bgr, grey, 1.0, found, namer)
     readings, seen, table = look.readings, look.seen, look.table
     # dice whose pips motion blur wiped out still count: unreadable, not missed
     read = [r.center for r in readings if r.status is ReadStatus.OK]
@@ -154,7 +155,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
         seen.append(_Seen(np.empty((0, 2)), 0.0, False))
-    return _closer_look(image_bgr, grey, readings, seen, namer, table)
+    return _closer_look(image_bgr, grey, readings, seen, namer, table, found.texture)
 
 
 class _Seen(NamedTuple):
@@ -228,12 +229,13 @@ def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
 
 
 def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[_Seen],
-                 namer: ColourNamer | None, table: np.ndarray | None) -> list[DieReading]:
+                 namer: ColourNamer | None, table: np.ndarray | None, texture: float) -> list[DieReading]:
     """The readings, each unreadable die read again at full size on a crop round it; the
     dice the crop reads there replace it (else it stays as it was). ``seen`` holds what
     each reading was made from: a 1 read on the crop must account for its pips (none of
     them may lie on its face but its own pip). A tentative die the crop does not read is
-    dropped.
+    dropped. The faces read on a crop are held to the frame's ``texture`` (see
+    ``TEXTURE_RATIO``), not the crop's: the die itself fills much of a crop.
 
     Where those pips differ from their die in colour (red or gold pips on a black die,
     white pips on a red one), the crop is also read in that colour alone, which a
@@ -259,7 +261,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
         here: list[DieReading] = []
         for crop_grey in _close_images(crop, grey_crop, pips_seen - (cx0, cy0), radius, maybe):
-            look = _read(crop, crop_grey, 1.0, search_pips(crop_grey, block), namer, table)
+            look = _read(crop, crop_grey, 1.0, search_pips(crop_grey, block)._replace(texture=texture), namer, table)
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
