@@ -2,7 +2,7 @@
 
 Usage: python bench/render_labelled.py OUT_DIR [--images N] [--tilt DEG] [--seed S]
        [--colours NAME...] [--table NAME...] [--light neutral|warm|cold] [--size WxH] [--blur PX]
-       [--die-size MIN-MAX]
+       [--die-size MIN-MAX] [--pip-size MIN-MAX] [--glare MIN-MAX] [--grain MIN-MAX]
 
 Each scene becomes ``scene_NNN_tiltTT.jpg`` (TT = the camera tilt in degrees) and a ``.txt``
 beside it with one YOLO line ``CLASS CX CY W H`` per die (CLASS = value - 1; the box encloses
@@ -13,7 +13,8 @@ side faces with pips that must not be read.
 By default the scenes mix every table, every white balance, tilts from 0 to 45 degrees, lamps
 from overhead to low, 3-8 dice of every colour (dark dice with coloured pips included) with
 some of them touching. ``--tilt``, ``--table``, ``--light`` and ``--colours`` fix one of these;
-``--blur`` smears the dice as if they were still moving; ``--die-size`` sets how big they look.
+``--blur`` smears the dice as if they were still moving; ``--die-size`` sets how big they look;
+``--glare`` how strong the highlights on their top faces are, ``--grain`` how grainy the table is.
 """
 
 from __future__ import annotations
@@ -68,12 +69,15 @@ def place_dice(rng: np.random.Generator, size: tuple[int, int], count: int, colo
 
 def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Sequence[str], tables: Sequence[str],
                  lights: Sequence[str], tilt: float | None, blur: float = 0.0,
-                 die_sizes: tuple[float, float] | None = None, pip_sizes: tuple[float, float] | None = None) -> Scene:
+                 die_sizes: tuple[float, float] | None = None, pip_sizes: tuple[float, float] | None = None,
+                 glare: tuple[float, float] = (0.0, 0.4), grain: tuple[float, float] | None = None) -> Scene:
     """One table scene with every free choice drawn from ``rng``; with ``blur``, each die is
     smeared by motion over up to that many pixels, in a direction of its own; ``die_sizes``
     bounds the dice's size in pixels (default: 6% to 11% of the image's short side), and
     ``pip_sizes`` their pips' radius in face sides, drawn per die (default: every die's pips
-    of the usual size)."""
+    of the usual size); ``glare`` bounds the highlights' strength and ``grain`` the table
+    texture's amplitude in grey levels (default: the renderer's, drawing nothing, so the
+    scenes of a seed stay what they were)."""
     low, high = die_sizes or (0.06 * min(size), 0.11 * min(size))
     die_size = float(rng.uniform(low, high))
     dice = place_dice(rng, size, int(rng.integers(3, 9)), colours, die_size)
@@ -87,9 +91,10 @@ def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Seque
     lamp = (math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), math.sin(elevation))
     return Scene(dice=dice, size=size, table=TABLES[tables[int(rng.integers(len(tables)))]],
                  light=LIGHTS[lights[int(rng.integers(len(lights)))]], brightness=float(rng.uniform(0.8, 1.15)),
-                 tilt=float(rng.uniform(0, 45)) if tilt is None else tilt, glare=float(rng.uniform(0, 0.4)),
+                 tilt=float(rng.uniform(0, 45)) if tilt is None else tilt, glare=float(rng.uniform(*glare)),
                  defocus=float(rng.uniform(0, 0.8)), noise=float(rng.uniform(1.5, 3.5)),
-                 seed=int(rng.integers(1 << 30)), lamp=lamp)
+                 seed=int(rng.integers(1 << 30)), lamp=lamp,
+                 **({} if grain is None else {"grain": float(rng.uniform(*grain))}))
 
 
 def yolo_lines(truth: Sequence[DieTruth], size: tuple[int, int]) -> list[str]:
@@ -120,13 +125,25 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _span(text: str) -> tuple[float, float]:
+def _bounds(text: str) -> tuple[float, float]:
     try:
         low, high = (float(v) for v in text.split("-"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"not MIN-MAX: {text!r}") from None
+    return low, high
+
+
+def _span(text: str) -> tuple[float, float]:
+    low, high = _bounds(text)
     if not 0 < low <= high:
         raise argparse.ArgumentTypeError(f"not 0 < MIN <= MAX: {text!r}")
+    return low, high
+
+
+def _share_span(text: str) -> tuple[float, float]:
+    low, high = _bounds(text)
+    if not 0 <= low <= high <= 1:
+        raise argparse.ArgumentTypeError(f"not 0 <= MIN <= MAX <= 1: {text!r}")
     return low, high
 
 
@@ -148,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pip-size", type=_span, metavar="MIN-MAX",
                         help=f"each die's pip radius as a share of its face's side, e.g. 0.06-0.11 "
                              f"(default: {PIP_RADIUS} for every die; small pips sit nearer the edge)")
+    parser.add_argument("--glare", type=_share_span, default=(0.0, 0.4), metavar="MIN-MAX",
+                        help="each scene's highlight strength on the dice, 0 (none) to 1 (white) (default: 0-0.4)")
+    parser.add_argument("--grain", type=_span, metavar="MIN-MAX",
+                        help="each scene's table texture in grey levels, e.g. 14-22 for cork (default: 6, fine)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
@@ -155,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     dice = 0
     for i in range(args.images):
         scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt, args.blur, args.die_size,
-                             args.pip_size)
+                             args.pip_size, args.glare, args.grain)
         dice += len(write_scene(args.out, f"scene_{i:03d}_tilt{scene.tilt:02.0f}", scene))
     print(f"{args.out}: {args.images} images, {dice} dice")
     return 0

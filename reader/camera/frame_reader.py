@@ -97,8 +97,10 @@ TABLE_SAMPLES = 6000
 #: 3 to 5 times as far, and a few of them fit a 1 or a 2 where no die lies (rendered frames
 #: with a grain of 14-22 levels showed 18 false dice each, 2.5 of them read as a number).
 #: The real photos' dice stand out 23 times their texture or more (77 at the median),
-#: rendered dice on plain tables 14 or more, on grainy ones mostly 7 or more.
-TEXTURE_RATIO = 6
+#: rendered dice on plain tables 14 or more, on grainy ones mostly 7 or more. Grain seldom
+#: fits a face of three pips or more, and such a face needs only ``LAYOUT_TEXTURE_RATIO``
+#: (a red die's white pips, a black die's red ones, stand out least in grey).
+TEXTURE_RATIO, LAYOUT_TEXTURE_RATIO = 6, 5
 
 
 @dataclass
@@ -189,7 +191,8 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     groups = group_pips(pips, grey, colours)
     faces, towards_camera = face_candidates(groups, colours)
     # (only as faces: the checks of the faces kept still see every pip candidate)
-    faces = [f for f in faces if abs(f.group.body_level - f.group.pip_level) >= TEXTURE_RATIO * found.texture]
+    faces = [f for f in faces if abs(f.group.body_level - f.group.pip_level)
+             >= (TEXTURE_RATIO if len(f.group.pips) < 3 else LAYOUT_TEXTURE_RATIO) * found.texture]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     dice = list(_dice(faces, grey, pips, lone, colours, towards_camera))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, scale)]
