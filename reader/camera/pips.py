@@ -83,7 +83,7 @@ MIN_OPEN_RADIUS, OPEN_RATIO, HELD_BLOCK, HELD_RATIO = 6.0, 2.5, 9, 0.5
 MIN_BOX_FILL, MIN_ROW_AREA = 0.4, 3 * MIN_PIP_AREA
 #: An image's texture is read on every ``TEXTURE_STEP``-th pixel of every ``TEXTURE_STEP``-th
 #: row: a table's grain spans several pixels, and a few thousand pixels tell its median.
-TEXTURE_STEP = 4
+TEXTURE_STEP = 6
 
 
 def pip_block_size(shape: tuple[int, ...]) -> int:
