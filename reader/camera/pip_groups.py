@@ -63,8 +63,13 @@ MAX_CUT_LINK = 0.85
 #: (as a fraction of the pip contrast) from the pip level towards the body level.
 MIN_PATH_BODY = 0.6
 #: Unlinked groups on one body are joined only into faces of this many pips or more, from
-#: a group and up to ``MAX_JOIN_PARTS`` others.
+#: a group and up to ``MAX_JOIN_PARTS`` others ...
 MIN_JOINED, MAX_JOIN_PARTS = 4, 4
+#: ... or of ``MIN_JOINED_LIT_APART`` where the pips' surroundings differ by more than one
+#: evenly lit face's do (``MAX_RING_DIFFERENCE``): a 3 on a small die with a highlight over
+#: one of its pips, whose pips lie too close for the face between them to show the light
+#: changing smoothly (rendered 3s 40 px across under glare of 0.5: 18 of 60 read before, 53).
+MIN_JOINED_LIT_APART = 3
 #: ... and only groups lit at least this fraction as brightly as the group they join (a
 #: face's small pips show a paler ink than its big ones; a side face is darker still).
 JOIN_LIGHT = 0.9
@@ -319,11 +324,12 @@ def _join_unevenly_lit(groups: list[PipGroup], first: np.ndarray, second: np.nda
 
     The pairs (``first[k]``, ``second[k]``) of pips (indices into ``pips``) are those that
     may share a face by place, size and shape, with only body between them, whatever their
-    light. Each group of two or more pips, largest first, takes in those of the groups so
-    linked to it, lit about as brightly or more, with which it forms the largest face: a
-    side face is shaded, and its pips with a top face's may well fit some face too. Only faces of ``MIN_JOINED``
+    light. Each group, largest first, takes in those of the groups so linked to it, lit
+    about as brightly or more, with which it forms the largest face: a side face is shaded,
+    and its pips with a top face's may well fit some face too. Only faces of ``MIN_JOINED``
     pips or more are made so: any marks in a row (letters of print) fit a 2 or a 3, but
-    few fit the corners of a 4, 5 or 6.
+    few fit the corners of a 4, 5 or 6; a 3 only where its pips are lit apart, as a
+    highlight lights them (see ``MIN_JOINED_LIT_APART``).
     """
     group_of = {id(p): k for k, g in enumerate(groups) for p in g.pips}
     group = np.array([group_of[id(p)] for p in pips], int)
@@ -350,10 +356,11 @@ def _join_unevenly_lit(groups: list[PipGroup], first: np.ndarray, second: np.nda
 
 
 def _largest_face_with(groups: list[PipGroup], anchor: int, others: list[int]) -> tuple[list[int], PipGroup] | None:
-    """The most pips (at least ``MIN_JOINED``, at most six) that the anchor group and some
-    of the ``others`` (the ``MAX_JOIN_PARTS`` nearest) form a face with: the groups taken
-    and the joined group; None if they form no such face."""
-    if len(groups[anchor].pips) < 2 or not others:
+    """The most pips (at least ``MIN_JOINED``, or ``MIN_JOINED_LIT_APART`` lit apart; at
+    most six) that the anchor group and some of the ``others`` (the ``MAX_JOIN_PARTS``
+    nearest) form a face with: the groups taken and the joined group; None if they form no
+    such face."""
+    if not others:
         return None
     centre = groups[anchor].centre
     nearest = sorted(others, key=lambda k: float(np.hypot(*(groups[k].centre - centre))))[:MAX_JOIN_PARTS]
@@ -361,11 +368,19 @@ def _largest_face_with(groups: list[PipGroup], anchor: int, others: list[int]) -
     for size in range(len(nearest), 0, -1):
         for chosen in combinations(nearest, size):
             pips = groups[anchor].pips + tuple(p for k in chosen for p in groups[k].pips)
-            if MIN_JOINED <= len(pips) <= 6 and (best is None or len(pips) > len(best[1].pips)):
+            if (_least_joined(pips) <= len(pips) <= 6) and (best is None or len(pips) > len(best[1].pips)):
                 union = PipGroup(pips)
                 if _is_face(union):
                     best = ([anchor, *chosen], union)
     return best
+
+
+def _least_joined(pips: tuple[Pip, ...]) -> int:
+    """The fewest pips a join of ``pips`` may make a face of: fewer where their surroundings
+    are lit apart."""
+    rings = [p.ring for p in pips]
+    lit_apart = max(rings) - min(rings) > max(MAX_RING_DIFFERENCE * median([p.contrast for p in pips]), RING_NOISE)
+    return MIN_JOINED_LIT_APART if lit_apart else MIN_JOINED
 
 
 def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
