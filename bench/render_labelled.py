@@ -94,7 +94,7 @@ def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Seque
                  tilt=float(rng.uniform(0, 45)) if tilt is None else tilt, glare=float(rng.uniform(*glare)),
                  defocus=float(rng.uniform(0, 0.8)), noise=float(rng.uniform(1.5, 3.5)),
                  seed=int(rng.integers(1 << 30)), lamp=lamp,
-                 **({} if grain is None else {"grain": float(rng.uniform(*grain))}))
+                 grain=Scene.grain if grain is None else float(rng.uniform(*grain)))
 
 
 def yolo_lines(truth: Sequence[DieTruth], size: tuple[int, int]) -> list[str]:

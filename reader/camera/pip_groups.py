@@ -368,7 +368,9 @@ def _largest_face_with(groups: list[PipGroup], anchor: int, others: list[int]) -
     for size in range(len(nearest), 0, -1):
         for chosen in combinations(nearest, size):
             pips = groups[anchor].pips + tuple(p for k in chosen for p in groups[k].pips)
-            if (_least_joined(pips) <= len(pips) <= 6) and (best is None or len(pips) > len(best[1].pips)):
+            # (the cheap tests first: most joins tried are too big or no bigger than the best)
+            if (len(pips) <= 6 and (best is None or len(pips) > len(best[1].pips))
+                    and len(pips) >= _least_joined(pips)):
                 union = PipGroup(pips)
                 if _is_face(union):
                     best = ([anchor, *chosen], union)
