@@ -10,6 +10,7 @@ edge is seen close round them (not print on a laptop's lid).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -66,6 +67,17 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     # a ray that leaves the body at once has met the pip's own blurred rim or a highlight
     # beside it, not the face's edge (a face so small all round is centred whatever it says)
     return _centred(np.where(ends <= RAY_START + NEAR_END, np.inf, ends))
+
+
+def face_half(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = ()) -> float:
+    """How far (in face units: pip half-lengths) the body round the lone ``pip`` reaches
+    from it to its edge, along the face's axes as near as the rays tell (the nearer
+    quarter of the rays whose edge is seen; inf if fewer than half see one). Rays pass
+    over the ``others`` (pip candidates) of the pip's polarity, as pips of the face."""
+    ends = _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
+                       [p for p in others if p is not pip and p.dark == pip.dark])
+    seen = np.sort(ends[np.isfinite(ends) & (ends > RAY_START + NEAR_END)])
+    return float(seen[len(seen) // 4]) if 2 * len(seen) >= RAY_COUNT else math.inf
 
 
 def edged_share(pip: Pip, squash: np.ndarray, grey: np.ndarray) -> float:

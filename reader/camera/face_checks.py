@@ -20,7 +20,7 @@ from statistics import median
 import numpy as np
 
 from reader.camera.body_colour import INK_CHROMA, NEUTRAL_CHROMA, BodyColours, colours_apart
-from reader.camera.die_body import centred_on_body
+from reader.camera.die_body import centred_on_body, face_half
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import (ALL_SPOTS, CANONICAL, CORNERS, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout,
                                    within)
@@ -142,6 +142,9 @@ MIN_STRAY_CONTRAST = 0.25
 #: A lone pip's face is refused for a stray up to this many times its pip's size: a
 #: highlight spreads a small coloured pip over twice its size, or more.
 MAX_ONE_STRAY_RATIO = 2.5
+#: A lone pip's face measured from its body (a die of big pips) is taken as at least this
+#: share of a typical die's: a highlight or a rim may end the body early.
+MIN_OWN_FACE_SHARE = 0.7
 #: Pips less round than this mean the face is seen too edge-on: a cocked die.
 MIN_FACE_ROUNDNESS = 0.45
 #: Pips of a real face sit at least this many pip radii apart along a face axis (the pips
@@ -246,8 +249,12 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         # (this one first: whichever check refuses the pip, a closer look must know it)
         if _joined_partner(face, others, colours):
             return Verdict("ambiguous pips", 0.0, False, joined_partner=True)
-        if (_stray_pip(face, others) or _lone_partner(face, lone, colours) or _glare_by_ink(face, others, colours)
-                or _ink_beside(face, colours)):
+        if _lone_partner(face, lone, colours) or _glare_by_ink(face, others, colours):
+            return Verdict("ambiguous pips", 0.0, False)
+        # a typical die's face first: measuring the die's own is dearer, and needed only
+        # where something lies on the typical face (on a die of big pips, its side faces)
+        if (_crowded(face, others, colours, 1.0)
+                and _crowded(face, others, colours, _own_face_share(face, grey, others))):
             return Verdict("ambiguous pips", 0.0, False)
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
@@ -419,20 +426,35 @@ def _own_radius(pip: Pip, grey: np.ndarray) -> float:
 _INSIDE = np.array([[x, y] for x in np.linspace(-1, 1, 5) for y in np.linspace(-1, 1, 5) if x * x + y * y <= 1.0])
 
 
-def _typical_axes(fit: LayoutFit) -> np.ndarray:
+def _typical_axes(fit: LayoutFit, share: float = 1.0) -> np.ndarray:
     """The face's axes; a lone pip's scaled to the pip offset of a typical die, not the
-    small one it was fitted with (which errs small for grouping)."""
-    return fit.axes * (DEFAULT_SPACING_RADII / SINGLE_SPACING_RADII) if fit.value == 1 else fit.axes
+    small one it was fitted with (which errs small for grouping), times ``share``."""
+    return fit.axes * (share * DEFAULT_SPACING_RADII / SINGLE_SPACING_RADII) if fit.value == 1 else fit.axes
 
 
-def _stray_pip(face: FaceCandidate, others: Sequence[Pip]) -> bool:
+def _crowded(face: FaceCandidate, others: Sequence[Pip], colours: BodyColours | None, share: float) -> bool:
+    """Whether a lone pip's face, ``share`` of a typical die's, holds another pip (see
+    :func:`_stray_pip`) or its ink's colour at another pip place (see :func:`_ink_beside`)."""
+    return _stray_pip(face, others, share) or _ink_beside(face, colours, share)
+
+
+def _own_face_share(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip]) -> float:
+    """How big a lone pip's face is, as a share of a typical die's (at most 1, at least
+    ``MIN_OWN_FACE_SHARE``), as far as its body is seen round it (see :func:`face_half`).
+    A die whose pips are printed big is smaller, in their radii, than a typical die: its
+    typical face reaches over its edges onto its side faces and their pips."""
+    half = face_half(face.group.pips[0], face.group.squash, grey, others)
+    return min(1.0, max(MIN_OWN_FACE_SHARE, half / (FACE_HALF * DEFAULT_SPACING_RADII)))
+
+
+def _stray_pip(face: FaceCandidate, others: Sequence[Pip], share: float = 1.0) -> bool:
     """Whether a pip like the face's own, but not one of them, lies on the face (a 1's
-    face measured as a typical die's: the corner pips of a 3 or 5 whose middle pip was
-    not grouped with them lie on it)."""
+    face measured as a typical die's, times ``share``: the corner pips of a 3 or 5 whose
+    middle pip was not grouped with them lie on it)."""
     own = set(map(id, face.group.pips))
     radius, dark, contrast = face.group.radius, face.group.pips[0].dark, face.group.pips[0].contrast
     # (plain numbers: they are tested against every pip)
-    axes, (cx, cy) = _typical_axes(face.fit).tolist(), face.centre.tolist()
+    axes, (cx, cy) = _typical_axes(face.fit, share).tolist(), face.centre.tolist()
     # a lone pip's face is only guessed: anything like a pip out to its edge counts
     reach = FACE_HALF if face.fit.value == 1 else STRAY_REACH
     biggest = MAX_ONE_STRAY_RATIO if face.fit.value == 1 else MAX_RADIUS_RATIO
@@ -468,14 +490,15 @@ def _glare_by_ink(face: FaceCandidate, others: Sequence[Pip], colours: BodyColou
                and colours.pips_axis([p]) is not None for p in others)
 
 
-def _ink_beside(face: FaceCandidate, colours: BodyColours | None) -> bool:
+def _ink_beside(face: FaceCandidate, colours: BodyColours | None, share: float = 1.0) -> bool:
     """Whether a lone pip of a colour of its own (a red pip on a black die) has that colour
-    at another pip place of a typical face round it: pips that glare hid from grey, whose
-    colour it does not hide."""
+    at another pip place of a typical face round it (times ``share``): pips that glare hid
+    from grey, whose colour it does not hide."""
     if colours is None:
         return False
     # pips may lie further apart, in their radii, than on a typical die
-    places = face.fit.centre + np.vstack([_EMPTY_SPOTS[1] * k for k in INK_PLACE_SCALES]) @ _typical_axes(face.fit).T
+    places = (face.fit.centre
+              + np.vstack([_EMPTY_SPOTS[1] * k for k in INK_PLACE_SCALES]) @ _typical_axes(face.fit, share).T)
     share = colours.ink_share(places, face.group.pips)
     return share is not None and bool((share >= MIN_PLACE_INK).any())
 

@@ -360,6 +360,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     read_ones = {id(face.group.pips[0]) for face in faces if len(face.group.pips) == 1
                  and id(face) in verdicts and verdicts[id(face)].reason is None}
     unread = [pip for pip in lone if id(pip) not in read_ones]
+    ones = [pip for pip in lone if id(pip) in read_ones]
     # (and so is each pip of a 2 refused: two such 1s, far apart, may have been linked)
     unread += [pip for face in faces if len(face.group.pips) == 2 and id(face) in verdicts
                and verdicts[id(face)].reason is not None for pip in face.group.pips]
@@ -373,10 +374,12 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
                 yield _Die(face, None, face.reason, 0.0)
             continue
         verdict = verdicts[id(face)]
-        if (verdict.reason is None and face.fit.value > 1 and face.roundness < STEEP_VIEW
-                and _top_beyond(face, unread, towards_camera, colours)):
-            yield _Die(face, None, "ambiguous pips", 0.0)  # a die, but its top face may be another
-            continue
+        if verdict.reason is None and face.fit.value > 1 and face.roundness < STEEP_VIEW:
+            if _top_beyond(face, _big_ones(face, ones, colours), towards_camera, colours):
+                continue  # the front face of a die read as a 1
+            if _top_beyond(face, unread, towards_camera, colours):
+                yield _Die(face, None, "ambiguous pips", 0.0)  # a die, but its top face may be another
+                continue
         value = face.fit.value if verdict.reason is None else None
         # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
         if value is not None or (face.fit.value > 1 and verdict.die_like
@@ -392,6 +395,15 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
         if (not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in read)
                 and colours.pips_axis(face.group.pips) is not None):
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
+
+
+def _big_ones(face: FaceCandidate, ones: list[Pip], colours: BodyColours) -> list[Pip]:
+    """The pips of the 1s read (``ones``) too much bigger than the face's pips for the two
+    to have been taken as faces of one die (see ``MAX_RADIUS_RATIO``), on a body of its
+    colour: a 1 printed large, or spread by a highlight, may lie above its front face (see
+    :func:`_top_beyond`)."""
+    pip = face.group.pips[0]
+    return [one for one in ones if one.radius > MAX_RADIUS_RATIO * face.group.radius and not colours.apart(one, pip)]
 
 
 def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray, colours: BodyColours) -> bool:

@@ -1,0 +1,72 @@
+"""Dice whose pips are printed big (a radius of an eighth of the face's side, as on casino
+dice, against about a twelfth on a typical die): a lone pip's face measured as a typical
+die's, in pip radii, reaches past its edges onto its side faces, whose pips then seemed
+to lie on it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF
+from reader.camera.die_body import face_half
+from reader.camera.frame_reader import read_frame
+from reader.camera.pip_groups import group_pips
+from reader.camera.pips import find_pips
+from reader.camera.reading import ReadStatus
+from reader.camera.render import DARK_LOOKS, LOOKS, TABLES, DieTruth, RenderDie, Scene, render
+
+#: Pip radius of the big-pipped dice, in face sides.
+BIG_PIPS = 0.125
+NAMES = ("purple", "orange", "black", "red", "blue", "black/gold", "black/red", "green", "white", "yellow")
+
+
+def _ones(seed: int, names: tuple[str, ...] = NAMES, pip_radius: float = BIG_PIPS) -> tuple[np.ndarray, list[DieTruth]]:
+    """A frame of 1s 56 px across, one of each look in ``names``, under a camera 20 to 40
+    degrees from straight down (which shows the dice's side faces and their pips), and
+    where each die's top face shows."""
+    rng = np.random.default_rng(seed)
+    looks = {**LOOKS, **DARK_LOOKS}
+    dice = tuple(RenderDie(1, name, (200 + 220 * (i % 5), 220 + 260 * (i // 5)), 56.0, float(rng.uniform(0, 90)),
+                           look=replace(looks[name], pip_radius=pip_radius))
+                 for i, name in enumerate(names))
+    return render(Scene(dice=dice, table=TABLES["felt"], tilt=float(rng.uniform(20, 40)), seed=seed))
+
+
+def test_ones_with_big_pips_are_read() -> None:
+    """Six frames of ten 1s: 20 of the 60 were read before the face was measured from the
+    die's body; now 43. No die reads as anything but a 1 (a side face read beside its
+    top face would)."""
+    values = [r.value for seed in range(6) for r in read_frame(_ones(seed)[0]) if r.status is ReadStatus.OK]
+    assert set(values) <= {1}
+    assert len(values) >= 40
+
+
+def test_a_big_ones_front_face_is_no_die() -> None:
+    """An orange 1 whose pip a highlight spreads to 1.6 times the size of its front face's
+    pips (a 5) is one die: the front face is its side face, not another die's top."""
+    image, truths = _ones(0)
+    (orange,) = [t for t in truths if t.colour == "orange"]
+    x0, y0, x1, y1 = orange.box
+    grown = max(x1 - x0, y1 - y0)  # (the die's front face lies within a face's side below its top)
+    near = [(r.status, r.value) for r in read_frame(image)
+            if x0 - grown <= r.center[0] <= x1 + grown and y0 - grown <= r.center[1] <= y1 + grown]
+    assert near == [(ReadStatus.OK, 1)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_big_pipped_face_measures_smaller_in_pip_radii(seed: int) -> None:
+    """The body round a big lone pip ends nearer, in pip radii, than a typical die's face
+    does; round a typical die's 1, no nearer."""
+    halves = {}
+    for radius in (BIG_PIPS, 0.085):
+        image, _ = _ones(seed, ("white",), radius)
+        grey = image.mean(axis=2).astype(np.uint8)
+        pips = find_pips(grey)
+        # (the top face's pip: the roundest and biggest; its side faces' are slivers)
+        group = max((g for g in group_pips(pips, grey) if len(g.pips) == 1),
+                    key=lambda g: g.pips[0].radius * g.pips[0].roundness)
+        halves[radius] = face_half(group.pips[0], group.squash, grey, pips)
+    assert halves[BIG_PIPS] < FACE_HALF * DEFAULT_SPACING_RADII <= halves[0.085]
