@@ -249,11 +249,15 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         # (this one first: whichever check refuses the pip, a closer look must know it)
         if _joined_partner(face, others, colours):
             return Verdict("ambiguous pips", 0.0, False, joined_partner=True)
+        # a typical die's face first: measuring the die's own is dearer, and needed only
+        # where something lies on the typical face (on a die of big pips, its side faces);
+        # the stray test first of all, the cheapest and the one that refuses most blobs
+        stray = _stray_pip(face, others)
+        if stray and _crowded(face, others, colours, _own_face_share(face, grey, others)):
+            return Verdict("ambiguous pips", 0.0, False)
         if _lone_partner(face, lone, colours) or _glare_by_ink(face, others, colours):
             return Verdict("ambiguous pips", 0.0, False)
-        # a typical die's face first: measuring the die's own is dearer, and needed only
-        # where something lies on the typical face (on a die of big pips, its side faces)
-        if (_crowded(face, others, colours, 1.0)
+        if (not stray and _ink_beside(face, colours)
                 and _crowded(face, others, colours, _own_face_share(face, grey, others))):
             return Verdict("ambiguous pips", 0.0, False)
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
