@@ -59,14 +59,11 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     unseen that far counts as lying there: a pip near one edge of a die bigger than
     ``RAY_REACH`` (a 2's pip, printed small) is off its centre.
     """
-    ends = _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
-                       [p for p in others if p is not pip and p.dark == pip.dark], colours,
-                       RAY_REACH if reach is None else reach)
+    ends = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach)
     if reach is not None:
         ends = np.minimum(ends, reach)
-    # a ray that leaves the body at once has met the pip's own blurred rim or a highlight
-    # beside it, not the face's edge (a face so small all round is centred whatever it says)
-    return _centred(np.where(ends <= RAY_START + NEAR_END, np.inf, ends))
+    # (a face so small all round is centred whatever it says)
+    return _centred(_past_rim(ends))
 
 
 def face_half(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = ()) -> float:
@@ -74,16 +71,15 @@ def face_half(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[P
     from it to its edge, along the face's axes as near as the rays tell (the nearer
     quarter of the rays whose edge is seen; inf if fewer than half see one). Rays pass
     over the ``others`` (pip candidates) of the pip's polarity, as pips of the face."""
-    ends = _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
-                       [p for p in others if p is not pip and p.dark == pip.dark])
-    seen = np.sort(ends[np.isfinite(ends) & (ends > RAY_START + NEAR_END)])
+    ends = _past_rim(_edges_round(pip, squash, grey, others))
+    seen = np.sort(ends[np.isfinite(ends)])
     return float(seen[len(seen) // 4]) if 2 * len(seen) >= RAY_COUNT else math.inf
 
 
 def edged_share(pip: Pip, squash: np.ndarray, grey: np.ndarray) -> float:
     """The share of directions in which the body round the lone ``pip`` is seen to end
     within ``RAY_REACH`` (a die's edge, where the table begins; none on a bare table)."""
-    return float(np.mean(np.isfinite(_body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey))))
+    return float(np.mean(np.isfinite(_edges_round(pip, squash, grey))))
 
 
 def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> bool:
@@ -101,6 +97,21 @@ def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> b
     start = float(np.hypot(flat[:, 0], flat[:, 1]).max()) + RAY_START
     ends = _body_edges(centre, start, pip, squash, grey)
     return float(np.mean(np.isfinite(ends))) >= MIN_EDGE_SEEN and _centred(ends)
+
+
+def _edges_round(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
+                 colours: BodyColours | None = None, reach: float = RAY_REACH) -> np.ndarray:
+    """:func:`_body_edges` round a lone ``pip``, from ``RAY_START`` out, the rays passing
+    over the ``others`` (pip candidates) of its polarity."""
+    return _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
+                       [p for p in others if p is not pip and p.dark == pip.dark], colours, reach)
+
+
+def _past_rim(ends: np.ndarray) -> np.ndarray:
+    """Ray ends (see :func:`_edges_round`) with those that leave the body at once made
+    inf: such a ray met the pip's own blurred rim or a highlight beside it, not the face's
+    edge."""
+    return np.where(ends <= RAY_START + NEAR_END, np.inf, ends)
 
 
 def _centred(ends: np.ndarray) -> bool:
