@@ -97,7 +97,8 @@ class Tally:
 
 
 def load_folder(folder: Path) -> list[LabelledImage]:
-    """Every labelled image of a folder (CSV layout if ``labels.csv`` exists, else YOLO)."""
+    """Every labelled image of a folder (CSV layout if ``labels.csv`` exists, else YOLO); a
+    folder holding none, only folders (a set's ``train/`` and ``valid/``), gives theirs."""
     table = folder / "labels.csv"
     if table.exists():
         with table.open(newline="") as fh:
@@ -108,6 +109,8 @@ def load_folder(folder: Path) -> list[LabelledImage]:
         label = image.with_suffix(".txt")
         if label.exists():
             out.append(LabelledImage(image, tuple(_yolo_dice(label))))
+    if not out:
+        out = [image for sub in sorted(p for p in folder.iterdir() if p.is_dir()) for image in load_folder(sub)]
     return out
 
 
@@ -252,7 +255,12 @@ def main(argv: list[str] | None = None) -> int:
     tally = Tally()
     times: list[float] = []
     for folder in args.folders:
-        _, t = evaluate(load_folder(folder), reader, tally)
+        if not folder.is_dir():
+            parser.error(f"{folder} is no folder")
+        images = load_folder(folder)
+        if not images:
+            parser.error(f"{folder} holds no labelled images (YOLO .txt beside each, or a labels.csv)")
+        _, t = evaluate(images, reader, tally)
         times.extend(t)
     if args.csv:
         writer = csv.writer(sys.stdout)

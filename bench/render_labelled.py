@@ -70,14 +70,15 @@ def place_dice(rng: np.random.Generator, size: tuple[int, int], count: int, colo
 def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Sequence[str], tables: Sequence[str],
                  lights: Sequence[str], tilt: float | None, blur: float = 0.0,
                  die_sizes: tuple[float, float] | None = None, pip_sizes: tuple[float, float] | None = None,
-                 glare: tuple[float, float] = (0.0, 0.4), grain: tuple[float, float] | None = None) -> Scene:
+                 glare: tuple[float, float] = (0.0, 0.4), grain: tuple[float, float] | None = None,
+                 distance: float = Scene.distance) -> Scene:
     """One table scene with every free choice drawn from ``rng``; with ``blur``, each die is
     smeared by motion over up to that many pixels, in a direction of its own; ``die_sizes``
     bounds the dice's size in pixels (default: 6% to 11% of the image's short side), and
     ``pip_sizes`` their pips' radius in face sides, drawn per die (default: every die's pips
     of the usual size); ``glare`` bounds the highlights' strength and ``grain`` the table
     texture's amplitude in grey levels (default: the renderer's, drawing nothing, so the
-    scenes of a seed stay what they were)."""
+    scenes of a seed stay what they were); ``distance`` is the camera's (see :class:`Scene`)."""
     low, high = die_sizes or (0.06 * min(size), 0.11 * min(size))
     die_size = float(rng.uniform(low, high))
     dice = place_dice(rng, size, int(rng.integers(3, 9)), colours, die_size)
@@ -94,7 +95,7 @@ def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Seque
                  tilt=float(rng.uniform(0, 45)) if tilt is None else tilt, glare=float(rng.uniform(*glare)),
                  defocus=float(rng.uniform(0, 0.8)), noise=float(rng.uniform(1.5, 3.5)),
                  seed=int(rng.integers(1 << 30)), lamp=lamp,
-                 grain=Scene.grain if grain is None else float(rng.uniform(*grain)))
+                 grain=Scene.grain if grain is None else float(rng.uniform(*grain)), distance=distance)
 
 
 def yolo_lines(truth: Sequence[DieTruth], size: tuple[int, int]) -> list[str]:
@@ -169,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="each scene's highlight strength on the dice, 0 (none) to 1 (white) (default: 0-0.4)")
     parser.add_argument("--grain", type=_span, metavar="MIN-MAX",
                         help="each scene's table texture in grey levels, e.g. 14-22 for cork (default: 6, fine)")
+    parser.add_argument("--distance", type=float, default=Scene.distance, metavar="D",
+                        help=f"the camera's distance from the table's middle in image widths (default: "
+                             f"{Scene.distance}, a narrow view; a webcam of a 60-70 degree view looking straight "
+                             f"down is about 0.7-0.9 away, and sees the dice's side faces round the image's edges)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
@@ -176,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     dice = 0
     for i in range(args.images):
         scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt, args.blur, args.die_size,
-                             args.pip_size, args.glare, args.grain)
+                             args.pip_size, args.glare, args.grain, args.distance)
         dice += len(write_scene(args.out, f"scene_{i:03d}_tilt{scene.tilt:02.0f}", scene))
     print(f"{args.out}: {args.images} images, {dice} dice")
     return 0

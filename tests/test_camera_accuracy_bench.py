@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from camera_accuracy import LabelledDie, Tally, match  # noqa: E402
+from camera_accuracy import LabelledDie, Tally, load_folder, main, match  # noqa: E402
 
 from reader.camera.reading import DieReading, ReadStatus  # noqa: E402
 
@@ -44,3 +46,21 @@ def test_a_neighbour_read_in_its_own_place_is_not_taken_for_a_side_face() -> Non
     dice = (_die(1, (200, 200)), _die(5, (200, 240)))
     pairs, extra = match(dice, [_reading(5, (200, 240))], SHAPE)
     assert pairs[0] is None and pairs[1] is not None and pairs[1].value == 5 and extra == []
+
+
+def test_a_folder_of_labelled_folders_gives_theirs(tmp_path: Path) -> None:
+    """A set kept as ``train/`` and ``valid/`` is measured by naming its own folder."""
+    for split, value in (("train", 3), ("valid", 5)):
+        (tmp_path / split).mkdir()
+        (tmp_path / split / "a.png").write_bytes(b"")
+        (tmp_path / split / "a.txt").write_text(f"{value - 1} 0.5 0.5 0.1 0.1\n")
+    assert [(image.path.parent.name, image.dice[0].value) for image in load_folder(tmp_path)] == [("train", 3),
+                                                                                               ("valid", 5)]
+
+
+def test_a_folder_with_no_labelled_images_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "photo.png").write_bytes(b"")
+    with pytest.raises(SystemExit) as stop:
+        main([str(tmp_path)])
+    assert stop.value.code == 2
+    assert "holds no labelled images" in capsys.readouterr().err

@@ -7,8 +7,10 @@ copied into it; the test skips when they are absent.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,13 +20,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from camera_accuracy import Tally, enlarged, evaluate, load_folder  # noqa: E402
 
 from reader.camera.frame_reader import read_frame  # noqa: E402
+from reader.camera.reading import DieReading  # noqa: E402
 
 
-def _tally(*splits: str, scale: float = 1.0) -> Tally:
+def _tally(*splits: str, scale: float = 1.0, reader: Callable[[np.ndarray], list[DieReading]] = read_frame) -> Tally:
     folders = [PHOTOS / split for split in splits]
     if not all(f.is_dir() for f in folders):
         pytest.skip("shared d6-webcam photos not present")
-    reader = read_frame if scale == 1.0 else enlarged(read_frame, scale)
+    reader = reader if scale == 1.0 else enlarged(reader, scale)
     tally = Tally()
     for folder in folders:
         evaluate(load_folder(folder), reader, tally)
@@ -59,6 +62,22 @@ def test_large_frames_searched_at_reduced_size_read_as_well() -> None:
     and read as well as at their own size."""
     tally = _tally("valid", scale=2.0)
     assert tally.correct >= 0.99 * tally.dice, tally.rows
+    assert tally.wrong < 0.005 * tally.dice, tally.wrong_cases
+
+
+def _dim(image: np.ndarray) -> np.ndarray:
+    """The photo as in a dim room: levels to the power 1.8, at 70 %. The white dice come out
+    grey, much nearer the table's level than their pips'."""
+    return np.clip((image.astype(np.float32) / 255) ** 1.8 * 0.7 * 255, 0, 255).astype(np.uint8)
+
+
+def test_photos_of_a_dim_room_read_almost_as_well() -> None:
+    """Darkened, the photos show the dice's edges against the table, and a 1's die, seen
+    obliquely and evenly lit, reaches further towards the camera (over its front face) than
+    away from it. 1182 of the 1206 dice were read before the rays over the front face were
+    set aside (1196 undarkened), 1186 now; one is read wrong, as undarkened."""
+    tally = _tally("train", "valid", reader=lambda image: read_frame(_dim(image)))
+    assert tally.correct >= 1185, tally.rows
     assert tally.wrong < 0.005 * tally.dice, tally.wrong_cases
 
 

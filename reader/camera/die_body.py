@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from reader.camera.body_colour import BodyColours, colours_apart
+from reader.camera.dice_finder import SIDE_DIRECTION_COS
 from reader.camera.pips import Pip
 
 #: Rays from the pip, in face units (pip half-lengths), start this far out (past the rim,
@@ -27,6 +28,12 @@ RAY_REACH = 14.0
 #: most likely met the pip's halo or a highlight beside it: it tells nothing of where the
 #: face ends (on a die with a big 1 it may be the edge; then it tells nothing either).
 NEAR_END = 0.5
+#: Seen obliquely, a ray from a 1 towards the camera may run on over its die's front face,
+#: as light as its top where the light is even: a pair of rays whose farther end lies that
+#: way says nothing of centring if the nearer end, away from the camera, lies at least this
+#: share of the die's half-side out. A 2's or 4's pip lies about half that from its face's
+#: edge and is still asked.
+FRONT_NEAR_SHARE = 0.8
 #: Directions looked along (in opposite pairs).
 RAY_COUNT = 16
 #: The body ends where the grey level leaves the body's by this share of the pip contrast,
@@ -44,7 +51,8 @@ _DIRECTIONS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
 
 
 def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
-                    colours: BodyColours | None = None, reach: float | None = None) -> bool:
+                    colours: BodyColours | None = None, reach: float | None = None,
+                    front: tuple[np.ndarray, float] | None = None) -> bool:
     """Whether the lone ``pip`` sits at the centre of a body of its surroundings' level.
 
     ``squash`` is the face's foreshortening (the 2x2 map from the face seen square-on to
@@ -58,12 +66,27 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     Given the ``reach`` (face units) within which the die's edge must lie all round, an edge
     unseen that far counts as lying there: a pip near one edge of a die bigger than
     ``RAY_REACH`` (a 2's pip, printed small) is off its centre.
+
+    Given ``front``, the image direction towards the camera and the die's half-side (face
+    units, as its neighbours' size tells), a pair of rays whose farther end lies that way
+    (within ``SIDE_DIRECTION_COS``) may say nothing (see ``FRONT_NEAR_SHARE``): a white die
+    on a darker table, evenly lit, ends its rays away from the camera at its top face's
+    edge, and those towards it at its front face's.
     """
     ends = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach)
     if reach is not None:
         ends = np.minimum(ends, reach)
     # (a face so small all round is centred whatever it says)
-    return _centred(_past_rim(ends))
+    ends = _past_rim(ends)
+    if front is None:
+        return _centred(ends)
+    towards_camera, die_half = front
+    rays = _DIRECTIONS @ np.asarray(squash, float).T
+    frontwards = rays @ towards_camera >= SIDE_DIRECTION_COS * np.hypot(rays[:, 0], rays[:, 1])
+    half = RAY_COUNT // 2
+    far_frontwards = np.where(ends[:half] >= ends[half:], frontwards[:half], frontwards[half:])
+    inner = np.minimum(ends[:half], ends[half:]) >= FRONT_NEAR_SHARE * die_half
+    return _centred(ends, far_frontwards & inner)
 
 
 def face_half(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = ()) -> float:
@@ -114,13 +137,14 @@ def _past_rim(ends: np.ndarray) -> np.ndarray:
     return np.where(ends <= RAY_START + NEAR_END, np.inf, ends)
 
 
-def _centred(ends: np.ndarray) -> bool:
+def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False) -> bool:
     """Whether, in every direction where the body's edge is seen both ways, it lies about
-    as far one way as the opposite way."""
+    as far one way as the opposite way; ``unheeded`` marks the pairs of opposite rays
+    (indexed by the first) that are not asked."""
     half = RAY_COUNT // 2
     near, far = np.minimum(ends[:half], ends[half:]), np.maximum(ends[:half], ends[half:])
-    seen_both = np.isfinite(far)
-    return bool(np.all(near[seen_both] >= MIN_CENTRING * far[seen_both]))
+    asked = np.isfinite(far) & ~np.asarray(unheeded, bool)
+    return bool(np.all(near[asked] >= MIN_CENTRING * far[asked]))
 
 
 def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray,

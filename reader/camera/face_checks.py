@@ -171,7 +171,8 @@ class Verdict:
 
 
 def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = (),
-               colours: BodyColours | None = None, die_offset: float | None = None) -> Verdict:
+               colours: BodyColours | None = None, die_offset: float | None = None,
+               towards_camera: np.ndarray | None = None) -> Verdict:
     """Run every check on a face with a layout fit; the first failure gives the reason.
 
     ``others`` are the frame's other pip candidates: one of them inside the face, alike
@@ -180,7 +181,8 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     may be, are no two 1s - unless ``colours`` (the frame in colour) shows their bodies
     apart, as two dice. ``die_offset`` is the pip offset (in pixels, along a face's long
     axis) of the frame's other dice: a 1's die is about as big, and its pip lies at the
-    centre of that much (see ``ONE_DIE_REACH``).
+    centre of that much (see ``ONE_DIE_REACH``). ``towards_camera`` is the image direction
+    in which dice show their side faces (see :func:`centred_on_body`).
 
     A face that fails, and whose pips were smeared by motion (see :mod:`smear`), is
     checked again with the smear accounted for: its pips' ovals then say nothing of the
@@ -188,7 +190,10 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     ink the tracks of its pips bring, but no more.
     """
     assert face.fit is not None
-    verdict = _checked(face, face.fit, grey, others, lone, colours, None)
+    # (a die's half-side, in the face units of its pip, as the frame's other dice tell it)
+    front = (towards_camera, FACE_HALF * die_offset / face.group.pip_length) \
+        if towards_camera is not None and die_offset is not None else None
+    verdict = _checked(face, face.fit, grey, others, lone, colours, None, front)
     if face.fit.value == 1:
         if verdict.reason is None and die_offset is not None and not centred_on_body(
                 face.group.pips[0], face.group.squash, grey, others,
@@ -205,15 +210,17 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         fit = face.fit if face.fit.value >= 4 else fit_layout(face.group.points)
     except LayoutError:
         return verdict
-    retry = _checked(face, fit, grey, others, lone, colours, smear)
+    retry = _checked(face, fit, grey, others, lone, colours, smear, front)
     if retry.reason is not None:
         return verdict
     return replace(retry, confidence=min(retry.confidence, SMEARED_CONFIDENCE))
 
 
 def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequence[Pip], lone: Sequence[Pip],
-             colours: BodyColours | None, smear: Smear | None) -> Verdict:
-    """The checks of :func:`check_face` on ``fit``, with ``smear`` (None: none) accounted for."""
+             colours: BodyColours | None, smear: Smear | None,
+             front: tuple[np.ndarray, float] | None = None) -> Verdict:
+    """The checks of :func:`check_face` on ``fit``, with ``smear`` (None: none) accounted for;
+    ``front``: see :func:`centred_on_body`."""
     pips = face.group.pips
     radius = face.group.radius
     ink, body = face.group.pip_level, face.group.body_level
@@ -260,7 +267,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         if (not stray and _ink_beside(face, colours)
                 and _crowded(face, others, colours, _own_face_share(face, grey, others))):
             return Verdict("ambiguous pips", 0.0, False)
-        if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours)):
+        if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours,
+                                               front=front)):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
     else:
         if _cut_by_frame(fit, grey.shape):

@@ -352,7 +352,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     # (along a face's long axis, which the camera does not foreshorten)
     offsets = [f.fit.spacing / math.sqrt(f.fit.aspect) for f in faces if f.fit is not None and f.fit.value > 1]
     die_offset = median(offsets) if offsets else None
-    verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset) for face in faces
+    verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset, towards_camera) for face in faces
                 if face.fit is not None and not (len(face.group.pips) == 1 and face.group.radius > biggest_one)}
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
