@@ -190,14 +190,14 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     ink the tracks of its pips bring, but no more.
     """
     assert face.fit is not None
-    # (a die's half-side, in the face units of its pip, as the frame's other dice tell it)
-    front = (towards_camera, FACE_HALF * die_offset / face.group.pip_length) \
-        if towards_camera is not None and die_offset is not None else None
+    # (the frame's dice's pip offset in the face units of this face's pips; only a lone
+    # pip's checks ask for it)
+    offset = die_offset / face.group.pip_length if die_offset is not None and face.fit.value == 1 else None
+    front = (towards_camera, FACE_HALF * offset) if towards_camera is not None and offset is not None else None
     verdict = _checked(face, face.fit, grey, others, lone, colours, None, front)
     if face.fit.value == 1:
-        if verdict.reason is None and die_offset is not None and not centred_on_body(
-                face.group.pips[0], face.group.squash, grey, others,
-                reach=ONE_DIE_REACH * die_offset / face.group.pip_length):
+        if verdict.reason is None and offset is not None and not centred_on_body(
+                face.group.pips[0], face.group.squash, grey, others, reach=ONE_DIE_REACH * offset):
             # a 2's pip printed small lies near an edge of a die bigger than a 1's rays look
             return Verdict("ambiguous pips", 0.0, False)
         return verdict
@@ -210,7 +210,7 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
         fit = face.fit if face.fit.value >= 4 else fit_layout(face.group.points)
     except LayoutError:
         return verdict
-    retry = _checked(face, fit, grey, others, lone, colours, smear, front)
+    retry = _checked(face, fit, grey, others, lone, colours, smear)
     if retry.reason is not None:
         return verdict
     return replace(retry, confidence=min(retry.confidence, SMEARED_CONFIDENCE))
@@ -511,8 +511,8 @@ def _ink_beside(face: FaceCandidate, colours: BodyColours | None, share: float =
     # pips may lie further apart, in their radii, than on a typical die
     places = (face.fit.centre
               + np.vstack([_EMPTY_SPOTS[1] * k for k in INK_PLACE_SCALES]) @ _typical_axes(face.fit, share).T)
-    share = colours.ink_share(places, face.group.pips)
-    return share is not None and bool((share >= MIN_PLACE_INK).any())
+    inked = colours.ink_share(places, face.group.pips)
+    return inked is not None and bool((inked >= MIN_PLACE_INK).any())
 
 
 def _joined_partner(face: FaceCandidate, others: Sequence[Pip], colours: BodyColours | None) -> bool:
