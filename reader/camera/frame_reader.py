@@ -13,7 +13,8 @@ import numpy as np
 
 from reader.camera.body_colour import BodyColours
 from reader.camera.colour import medians
-from reader.camera.dice_finder import FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate, face_candidates
+from reader.camera.dice_finder import (CLEAR_SHADE, FACE_HALF, FRONT_SHADE, SIDE_DIRECTION_COS, STEEP_VIEW,
+                                       FaceCandidate, face_candidates)
 from reader.camera.die_body import compact_body, edged_share
 from reader.camera.face_checks import Verdict, check_face
 from reader.camera.layouts import CORNERS, LayoutFit, within
@@ -375,7 +376,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
             continue
         verdict = verdicts[id(face)]
         if verdict.reason is None and face.fit.value > 1 and face.roundness < STEEP_VIEW:
-            if _top_beyond(face, _big_ones(face, ones, colours), towards_camera, colours):
+            if _top_beyond(face, _own_tops(face, ones, colours), towards_camera, colours):
                 continue  # the front face of a die read as a 1
             if _top_beyond(face, unread, towards_camera, colours):
                 yield _Die(face, None, "ambiguous pips", 0.0)  # a die, but its top face may be another
@@ -397,13 +398,26 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
 
 
-def _big_ones(face: FaceCandidate, ones: list[Pip], colours: BodyColours) -> list[Pip]:
-    """The pips of the 1s read (``ones``) too much bigger than the face's pips for the two
-    to have been taken as faces of one die (see ``MAX_RADIUS_RATIO``), on a body of its
-    colour: a 1 printed large, or spread by a highlight, may lie above its front face (see
-    :func:`_top_beyond`)."""
+def _own_tops(face: FaceCandidate, ones: list[Pip], colours: BodyColours) -> list[Pip]:
+    """The pips of the 1s read (``ones``), on a body of the face's colour, that may be its
+    die's top face though the two were not taken as faces of one die (see
+    :func:`_top_beyond`): a 1 too much bigger than the face's pips (see
+    ``MAX_RADIUS_RATIO``; printed large, or spread by a highlight), or a dark 1 on a body
+    lit more brightly than the face's by a front face's shade (between ``FRONT_SHADE`` and
+    ``CLEAR_SHADE`` of it).
+
+    A die turned about 45 degrees to the camera shows two side faces, neither of them
+    straight towards the camera, and a camera seldom stands straight in front of the
+    table: a side face with pips then lies too far off the camera's direction to be
+    dropped as the 1's (the real photos showed three such faces read as dice of their
+    own). A light die's body shows its light; a dark die's light pips show their ink's
+    colour as much (a white 1 beside a gold 6 on two black dice), and are left alone.
+    """
     pip = face.group.pips[0]
-    return [one for one in ones if one.radius > MAX_RADIUS_RATIO * face.group.radius and not colours.apart(one, pip)]
+    return [one for one in ones
+            if (one.radius > MAX_RADIUS_RATIO * face.group.radius
+                or (pip.dark and CLEAR_SHADE * one.ring <= face.group.body_level < FRONT_SHADE * one.ring))
+            and not colours.apart(one, pip)]
 
 
 def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray, colours: BodyColours) -> bool:
