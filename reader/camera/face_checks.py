@@ -264,8 +264,9 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
             return Verdict("ambiguous pips", 0.0, False)
         if _lone_partner(face, lone, colours) or _glare_by_ink(face, others, colours):
             return Verdict("ambiguous pips", 0.0, False)
+        # (no stray on the typical face is none on a smaller one: only the ink is asked again)
         if (not stray and _ink_beside(face, colours)
-                and _crowded(face, others, colours, _own_face_share(face, grey, others))):
+                and _ink_beside(face, colours, _own_face_share(face, grey, others))):
             return Verdict("ambiguous pips", 0.0, False)
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours,
                                                front=front)):
