@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import pytest
 
 from reader.camera.frame_reader import read_frame
 from reader.camera.reading import DieReading, ReadStatus
-from reader.camera.render import TABLES, RenderDie, Scene, render
+from reader.camera.render import DARK_LOOKS, LOOKS, TABLES, RenderDie, Scene, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from camera_accuracy import Tally, evaluate, load_folder  # noqa: E402
@@ -46,6 +47,26 @@ def test_touching_dice_seen_from_above_are_both_read(values: tuple[int, int], ac
     """No seam need show between two dice whose faces meet: their pips form two faces."""
     dice = _touching(*values, across)
     image, truths = render(Scene(dice=dice, table=TABLES["wood"], tilt=0.0, seed=sum(values)))
+    readings = read_frame(image)
+    for truth in truths:
+        got = _reading_near(readings, truth.centre)
+        assert got is not None and (got.status, got.value) == (ReadStatus.OK, truth.value), (truth, readings)
+    assert len(readings) == 2, readings
+
+
+@pytest.mark.parametrize("values", [(2, 5), (3, 5), (2, 4), (3, 4), (2, 6), (3, 6)])
+@pytest.mark.parametrize("colour", ["black", "black/gold"])
+def test_touching_dark_dice_one_turned_against_the_other_are_both_read(values: tuple[int, int], colour: str) -> None:
+    """A die turned 45 degrees against its neighbour, its corner against the other's side
+    beside a pip: no seam shows between two black bodies, and the nearest pips of the two
+    lie closer, in either face's units, than those of dice square to each other."""
+    first, second = values
+    look = replace({**LOOKS, **DARK_LOOKS}[colour], pip_radius=0.07)
+    reach = SIZE / 2 * (1 + math.sqrt(2))  # the centres of a side and a corner that meet
+    along = (-0.3 if first == 2 else 0.3) * SIZE  # beside the first die's corner pip
+    dice = (RenderDie(first, colour, (640.0, 360.0), SIZE, 0.0, look=look),
+            RenderDie(second, colour, (640.0 + reach, 360.0 + along), SIZE, 45.0, look=look))
+    image, truths = render(Scene(dice=dice, table=TABLES["grey"], tilt=10.0, seed=first * 10 + second + 45))
     readings = read_frame(image)
     for truth in truths:
         got = _reading_near(readings, truth.centre)

@@ -75,11 +75,13 @@ MIN_JOINED_LIT_APART = 3
 JOIN_LIGHT = 0.9
 #: Two faces side by side: every pip of each lies this far out (in the other face's units,
 #: per axis) from the other's centre. A face's edge is 1.9 to 2.3 out, so the nearest
-#: pips of a touching die lie 2.8 or more out; a lone pip that is a 1 on a neighbouring
-#: face (a top face above its side face) lies 3.8 or more out, while three pips of one
-#: face in an L reach 3 out from the 2 that two of them form. Groups of at most
-#: ``MAX_SIDE_BY_SIDE`` pips are searched for two such faces.
-APART_REACH, APART_REACH_LONE, MAX_SIDE_BY_SIDE = 2.6, 3.6, 12
+#: pips of a touching die lie 2.8 or more out when the two dice stand square to each
+#: other, but from 2.45 out when one is turned about 45 degrees against the other (a 2
+#: whose pips point at a 5's corner: rendered seed 915, 2.45 and 2.64 out); a lone pip
+#: that is a 1 on a neighbouring face (a top face above its side face) lies 3.8 or more
+#: out, while three pips of one face in an L reach 3 out from the 2 that two of them
+#: form. Groups of at most ``MAX_SIDE_BY_SIDE`` pips are searched for two such faces.
+APART_REACH, APART_REACH_LONE, MAX_SIDE_BY_SIDE = 2.4, 3.6, 12
 #: A pip of a die's front face lies about 2.2 + 1.2 tan(tilt) out from its top face (its
 #: edge, then down the front face to the pip), 2.9 or more under a camera 30 degrees or
 #: more from straight above, and is more foreshortened than the top face's pips (less round
