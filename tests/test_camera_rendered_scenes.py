@@ -54,19 +54,25 @@ def test_touching_dice_seen_from_above_are_both_read(values: tuple[int, int], ac
     assert len(readings) == 2, readings
 
 
-@pytest.mark.parametrize("values", [(2, 5), (3, 5), (2, 4), (3, 4), (2, 6), (3, 6)])
-@pytest.mark.parametrize("colour", ["black", "black/gold"])
-def test_touching_dark_dice_one_turned_against_the_other_are_both_read(values: tuple[int, int], colour: str) -> None:
-    """A die turned 45 degrees against its neighbour, its corner against the other's side
-    beside a pip: no seam shows between two black bodies, and the nearest pips of the two
-    lie closer, in either face's units, than those of dice square to each other."""
+@pytest.mark.parametrize(("values", "colour", "turn"),
+                         [(values, colour, 45.0) for values in [(2, 5), (3, 5), (2, 4), (3, 4), (2, 6), (3, 6)]
+                          for colour in ["black", "black/gold"]]
+                         + [((3, 4), "black/gold", 30.0), ((3, 6), "black/gold", 30.0)])
+def test_touching_dark_dice_one_turned_against_the_other_are_both_read(values: tuple[int, int], colour: str,
+                                                                        turn: float) -> None:
+    """A die turned against its neighbour, its corner against the other's side beside a
+    pip: no seam shows between two black bodies, and the nearest pips of the two lie closer,
+    in either face's units, than those of dice square to each other. At 30 degrees the 3's
+    pip nearest the other die, apart from its own face's others under a highlight, is
+    linked with that die's face instead."""
     first, second = values
     look = replace({**LOOKS, **DARK_LOOKS}[colour], pip_radius=0.07)
-    reach = SIZE / 2 * (1 + math.sqrt(2))  # the centres of a side and a corner that meet
+    t = math.radians(turn)
+    reach = SIZE / 2 * (1 + math.cos(t) + math.sin(t))  # the centres of a side and a corner that meet
     along = (-0.3 if first == 2 else 0.3) * SIZE  # beside the first die's corner pip
     dice = (RenderDie(first, colour, (640.0, 360.0), SIZE, 0.0, look=look),
-            RenderDie(second, colour, (640.0 + reach, 360.0 + along), SIZE, 45.0, look=look))
-    image, truths = render(Scene(dice=dice, table=TABLES["grey"], tilt=10.0, seed=first * 10 + second + 45))
+            RenderDie(second, colour, (640.0 + reach, 360.0 + along), SIZE, turn, look=look))
+    image, truths = render(Scene(dice=dice, table=TABLES["grey"], tilt=10.0, seed=first * 10 + second + int(turn)))
     readings = read_frame(image)
     for truth in truths:
         got = _reading_near(readings, truth.centre)

@@ -82,6 +82,12 @@ JOIN_LIGHT = 0.9
 #: out, while three pips of one face in an L reach 3 out from the 2 that two of them
 #: form. Groups of at most ``MAX_SIDE_BY_SIDE`` pips are searched for two such faces.
 APART_REACH, APART_REACH_LONE, MAX_SIDE_BY_SIDE = 2.4, 3.6, 12
+#: Groups of this many pips or more that form no face are searched for one stray pip beside
+#: the face the others form (see ``_stray_beside``) ...
+MIN_STRAY_GROUP = 5
+#: ... which is not one lying where a 6's third row lies beyond the 4 its other rows make:
+#: (1, 3) out in that 4's units, give or take this much per axis.
+SIXTH_ROW, SIXTH_ROW_SLACK = np.array([1.0, 3.0]), 0.6
 #: A pip of a die's front face lies about 2.2 + 1.2 tan(tilt) out from its top face (its
 #: edge, then down the front face to the pip), 2.9 or more under a camera 30 degrees or
 #: more from straight above, and is more foreshortened than the top face's pips (less round
@@ -300,6 +306,10 @@ def _split(members: list[int], links: list[tuple[float, int, int]], pips: list[P
     parts = _side_by_side(group)
     if parts is not None:
         return [out for part in parts for out in _split([members[k] for k in part], links, pips, far_links)]
+    stray = _stray_beside(group)
+    if stray is not None:
+        rest = [i for k, i in enumerate(members) if k != stray]
+        return [PipGroup(tuple(pips[i] for i in rest)), PipGroup((pips[members[stray]],))]
     if far_links:
         inside = set(members)
         if any(i in inside and j in inside for _, i, j in far_links):
@@ -426,6 +436,24 @@ def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
         # face's pips: the pips do not tell which is the odd one out (only a lone pip is a 1)
         found = {values: parts for values, parts in found.items() if 1 not in values}
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _stray_beside(group: PipGroup) -> int | None:
+    """The one pip of a group of at least ``MIN_STRAY_GROUP`` that lies ``APART_REACH`` out
+    from the face all its other pips form (a pip of a touching die whose own face's other
+    pips were not linked with it: that die turned against this one, or lit apart by a
+    highlight); None if no pip or more than one does, or if the pip lies where a 6's third
+    row would lie beyond a 4 (a 6 missing a pip is no 4 and a stray)."""
+    if len(group.pips) < MIN_STRAY_GROUP:
+        return None
+    found = []
+    for k in range(len(group.pips)):
+        fit = PipGroup(group.pips[:k] + group.pips[k + 1:]).layout(1.0)[0]
+        if fit is not None and _outside(fit, group.points[[k]], APART_REACH):
+            units = np.abs(np.linalg.solve(fit.axes, group.points[k] - fit.centre))
+            if not (fit.value == 4 and np.abs(np.sort(units) - SIXTH_ROW).max() < SIXTH_ROW_SLACK):
+                found.append(k)
+    return found[0] if len(found) == 1 else None
 
 
 def _flatter(group: PipGroup, k: int) -> bool:
