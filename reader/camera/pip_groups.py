@@ -449,10 +449,13 @@ def _stray_beside(group: PipGroup) -> int | None:
     found = []
     for k in range(len(group.pips)):
         fit = PipGroup(group.pips[:k] + group.pips[k + 1:]).layout(1.0)[0]
-        if fit is not None and _outside(fit, group.points[[k]], APART_REACH):
-            units = np.abs(np.linalg.solve(fit.axes, group.points[k] - fit.centre))
-            if not (fit.value == 4 and np.abs(np.sort(units) - SIXTH_ROW).max() < SIXTH_ROW_SLACK):
-                found.append(k)
+        if fit is None:
+            continue
+        # (the others are four pips or more: their face is no 1, and has units per axis)
+        units = np.abs(np.linalg.solve(fit.axes, group.points[k] - fit.centre))
+        sixth_row = fit.value == 4 and np.abs(np.sort(units) - SIXTH_ROW).max() < SIXTH_ROW_SLACK
+        if units.max() >= APART_REACH and not sixth_row:
+            found.append(k)
     return found[0] if len(found) == 1 else None
 
 
