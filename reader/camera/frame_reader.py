@@ -19,9 +19,9 @@ from reader.camera.die_body import compact_body, edged_share
 from reader.camera.face_checks import Verdict, check_face
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, group_pips
-from reader.camera.pipless_dice import pipless_bodies
-from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, Pip, PipSearch, held_pips, round_radii, search_pips,
-                                typical_pip_radius)
+from reader.camera.pipless_dice import PiplessBody, pipless_bodies
+from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, ROUND_PIP, Pip, PipSearch, held_pips, round_radii,
+                                search_pips, typical_pip_radius)
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 
 #: Names a die's colour: (image_bgr, candidate, table_reference_bgr or None) -> (name, confidence).
@@ -142,7 +142,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     if look.too_coarse:
         # whole dice were taken for pips (a blob read as a 1 holds pips at full size): the
         # frame's pips are too small for the reduced size
-        memo.scale = 1.0
+        memo.scale, scale = 1.0, 1.0
         found = search_pips(grey)
         look = _read(image_bgr, grey, 1.0, found, namer)
     readings, seen, table = look.readings, look.seen, look.table
@@ -157,19 +157,36 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
-        seen.append(_Seen(np.empty((0, 2)), 0.0, False))
+        seen.append(_pips_on(body, found.pips, scale))
     return _closer_look(image_bgr, grey, readings, seen, namer, table, found.texture)
+
+
+def _pips_on(body: PiplessBody, pips: list[Pip], scale: float) -> _Seen:
+    """The round pips (found on an image ``1 / scale`` the frame's size) that lie on a
+    pipless body, as what the body was seen with: they formed no face, but their colour
+    tells the ink's, which the closer look reads the body in (a highlight as bright as the
+    pips in grey hides some of them there)."""
+    x0, y0, x1, y1 = body.box
+    h, w = body.mask.shape
+    on = [p for p in pips if p.roundness > ROUND_PIP
+          and 0 <= (x := round(p.x * scale) - x0) < w and 0 <= (y := round(p.y * scale) - y0) < h and body.mask[y, x]]
+    if not on:
+        return _Seen(np.empty((0, 2)), 0.0, False)
+    return _Seen(np.array([(p.x, p.y) for p in on]) * scale, float(median([p.radius for p in on])) * scale, False,
+                 loose=True)
 
 
 class _Seen(NamedTuple):
     """What a reading was made from: its pips' centres and radius (in the frame's pixels),
-    whether it is only tentative (see :func:`_dice`), and whether it is a lone pip that is
-    no 1 (its partner joined to a highlight, see :class:`Verdict`)."""
+    whether it is only tentative (see :func:`_dice`), whether it is a lone pip that is
+    no 1 (its partner joined to a highlight, see :class:`Verdict`), and whether the pips
+    are loose ones on a pipless body (see :func:`_pips_on`), not a face's."""
 
     points: np.ndarray
     radius: float
     tentative: bool
     no_one: bool = False
+    loose: bool = False
 
 
 class _Look(NamedTuple):
@@ -236,10 +253,14 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                  namer: ColourNamer | None, table: np.ndarray | None, texture: float) -> list[DieReading]:
     """The readings, each unreadable die read again at full size on a crop round it; the
     dice the crop reads there replace it (else it stays as it was). ``seen`` holds what
-    each reading was made from: a 1 read on the crop must account for its pips (none of
-    them may lie on its face but its own pip). A tentative die the crop does not read is
-    dropped. The faces read on a crop are held to the frame's ``texture`` (see
-    ``TEXTURE_RATIO``), not the crop's: the die itself fills much of a crop.
+    each reading was made from. A die read on the crop is the doubtful one's if its face
+    holds every pip seen, or (unless the doubt is tentative) if its centre lies in the
+    doubt's box; a pipless body's loose pips lie on one of its dice, so such a die must hold
+    one of them (a die seen steeply shows its front face's pips on the body too). A 1 read
+    on the crop must account for the pips seen (none of them may lie on its face but its
+    own pip). A tentative die the crop does not read is dropped. The faces read on a crop
+    are held to the frame's ``texture`` (see ``TEXTURE_RATIO``), not the crop's: the die
+    itself fills much of a crop.
 
     Where those pips differ from their die in colour (red or gold pips on a black die,
     white pips on a red one), the crop is also read in that colour alone, which a
@@ -249,8 +270,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     """
     h, w = grey.shape
     out = [r for r in readings if r.status is ReadStatus.OK]
-    for doubt, (pips_seen, radius, maybe, no_one) in ((r, m) for r, m in zip(readings, seen)
-                                                      if r.status is not ReadStatus.OK):
+    for doubt, (pips_seen, radius, maybe, no_one, loose) in ((r, m) for r, m in zip(readings, seen)
+                                                             if r.status is not ReadStatus.OK):
         if any(_overlap(doubt, other) for other in out):
             continue  # a die already read (or a side face's pips of one)
         x0, y0, x1, y1 = doubt.box
@@ -271,8 +292,9 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
                             box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
                     for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK
-                    and (_holds(own + (cx0, cy0), pips_seen, radius) if maybe
-                         else x0 <= r.center[0] + cx0 <= x1 and y0 <= r.center[1] + cy0 <= y1)]
+                    and (_holds(own + (cx0, cy0), pips_seen, radius)
+                         or not maybe and x0 <= r.center[0] + cx0 <= x1 and y0 <= r.center[1] + cy0 <= y1
+                         and (not loose or _holds(own + (cx0, cy0), pips_seen, radius, every=False)))]
             here = [r for r in here if not any(_overlap(r, other) for other in out)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))]
@@ -312,11 +334,14 @@ def _one_of_seen_face(one: DieReading, pips: np.ndarray, radius: float) -> bool:
     return len(pips) > 1 and float(np.hypot(*(pips - one.center).T).min()) <= SAME_PIP_RADII * radius
 
 
-def _holds(own: np.ndarray, pips: np.ndarray, radius: float) -> bool:
+def _holds(own: np.ndarray, pips: np.ndarray, radius: float, every: bool = True) -> bool:
     """Whether a face whose pips lie at ``own`` holds all of ``pips`` (centres; pips of
-    ``radius``) as its own."""
+    ``radius``) as its own (``every``), or any of them."""
     apart = np.hypot(pips[:, None, 0] - own[None, :, 0], pips[:, None, 1] - own[None, :, 1])
-    return bool(len(own)) and bool((apart.min(axis=1) <= radius).all())
+    if not len(own) or not len(pips):
+        return False
+    held = apart.min(axis=1) <= radius
+    return bool(held.all() if every else held.any())
 
 
 def _overlap(a: DieReading, b: DieReading) -> bool:

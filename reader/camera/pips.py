@@ -36,6 +36,9 @@ MAX_HOLE_SHARE = 0.12
 MIN_BODY_AREA = 100
 #: About this many pixels around a region are read for its surroundings' level.
 SURROUND_SAMPLES = 400
+#: A pip at least this round (minor over major axis) may be a top face's: a side face's
+#: pips, seen edge-on, are long.
+ROUND_PIP = 0.7
 #: A pip at half contrast of at least this many pixels may be a die's face holding its pips
 #: (a die lighter than a dark table, its pips lighter still: the lit face passes the level
 #: halfway between the table and the pips, and is cut out whole with its pips inside).
@@ -165,8 +168,8 @@ def _texture(contrasts: list[_Contrast]) -> float:
 
 
 def round_radii(pips: list[Pip]) -> list[float]:
-    """The radii of the round pips: a top face's (a side face's pips, seen edge-on, are long)."""
-    return [p.radius for p in pips if p.roundness > 0.7]
+    """The radii of the round pips (see ``ROUND_PIP``)."""
+    return [p.radius for p in pips if p.roundness > ROUND_PIP]
 
 
 def _opened(pips: list[Pip], grey: np.ndarray) -> list[Pip]:
