@@ -166,7 +166,7 @@ def _pips_on(body: PiplessBody, pips: list[Pip], scale: float) -> _Seen:
     pipless body, as what the body was seen with: they formed no face, but their colour
     tells the ink's, which the closer look reads the body in (a highlight as bright as the
     pips in grey hides some of them there)."""
-    x0, y0, x1, y1 = body.box
+    x0, y0, *_ = body.box
     h, w = body.mask.shape
     on = [p for p in pips if p.roundness > ROUND_PIP
           and 0 <= (x := round(p.x * scale) - x0) < w and 0 <= (y := round(p.y * scale) - y0) < h and body.mask[y, x]]
@@ -270,8 +270,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     """
     h, w = grey.shape
     out = [r for r in readings if r.status is ReadStatus.OK]
-    for doubt, (pips_seen, radius, maybe, no_one, loose) in ((r, m) for r, m in zip(readings, seen)
-                                                             if r.status is not ReadStatus.OK):
+    for doubt, made in ((r, m) for r, m in zip(readings, seen) if r.status is not ReadStatus.OK):
+        pips_seen, radius, maybe, no_one = made.points, made.radius, made.tentative, made.no_one
         if any(_overlap(doubt, other) for other in out):
             continue  # a die already read (or a side face's pips of one)
         x0, y0, x1, y1 = doubt.box
@@ -292,9 +292,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
                             box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
                     for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK
-                    and (_holds(own + (cx0, cy0), pips_seen, radius)
-                         or not maybe and x0 <= r.center[0] + cx0 <= x1 and y0 <= r.center[1] + cy0 <= y1
-                         and (not loose or _holds(own + (cx0, cy0), pips_seen, radius, every=False)))]
+                    and _doubts_die(own + (cx0, cy0), (r.center[0] + cx0, r.center[1] + cy0), doubt.box, made)]
             here = [r for r in here if not any(_overlap(r, other) for other in out)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))]
@@ -334,14 +332,25 @@ def _one_of_seen_face(one: DieReading, pips: np.ndarray, radius: float) -> bool:
     return len(pips) > 1 and float(np.hypot(*(pips - one.center).T).min()) <= SAME_PIP_RADII * radius
 
 
-def _holds(own: np.ndarray, pips: np.ndarray, radius: float, every: bool = True) -> bool:
-    """Whether a face whose pips lie at ``own`` holds all of ``pips`` (centres; pips of
-    ``radius``) as its own (``every``), or any of them."""
+def _doubts_die(own: np.ndarray, centre: tuple[float, float], box: tuple[int, int, int, int], seen: _Seen) -> bool:
+    """Whether a die read on a closer look's crop, its pips at ``own`` and its centre at
+    ``centre`` (frame pixels), is the doubtful die whose ``box`` and ``seen`` are given (see
+    :func:`_closer_look`)."""
+    held = _held(own, seen.points, seen.radius)
+    if held.size and held.all():
+        return True
+    x0, y0, x1, y1 = box
+    return (not seen.tentative and x0 <= centre[0] <= x1 and y0 <= centre[1] <= y1
+            and (not seen.loose or bool(held.any())))
+
+
+def _held(own: np.ndarray, pips: np.ndarray, radius: float) -> np.ndarray:
+    """For each of ``pips`` (centres; pips of ``radius``), whether a face whose pips lie
+    at ``own`` holds it as its own."""
+    if not len(own):
+        return np.zeros(len(pips), bool)
     apart = np.hypot(pips[:, None, 0] - own[None, :, 0], pips[:, None, 1] - own[None, :, 1])
-    if not len(own) or not len(pips):
-        return False
-    held = apart.min(axis=1) <= radius
-    return bool(held.all() if every else held.any())
+    return apart.min(axis=1) <= radius
 
 
 def _overlap(a: DieReading, b: DieReading) -> bool:
