@@ -603,12 +603,15 @@ def _crops(boxes: np.ndarray, shape: tuple[int, ...], max_side: float) -> list[t
     return np.column_stack([xa, ya, xb, yb, grid]).tolist()
 
 
-def _cut(cut: _Cut, level: float, dark: bool, max_side: float, again: bool = True) -> list[PipPart]:
+def _cut(cut: _Cut, level: float, dark: bool, max_side: float, first: float | None = None) -> list[PipPart]:
     """The parts of one detected region beyond ``level`` that may be pips.
 
     A part too thin for its box may be a row of close pips whose rims joined (a small,
     tilted 6 whose region is its whole die): if it comes apart nearer its ink (see
-    :func:`_nearer_level`), the whole region is cut there instead (``again``: it may be)."""
+    :func:`_nearer_level`), the whole region is cut there instead, once (``first``: the
+    level it was cut at first, if it is). Each pip's ring then still leaves out what lies
+    beyond the first level: the joined rims are its neighbours', not the face's (a middle
+    pip's ring runs over them)."""
     crop, size = cut.crop, cut.size
     # (the contours are found on the region's box, but given in the crop's coordinates)
     parts = outlines(cv2.bitwise_and(beyond(cut.grey, level, dark), cut.region), cut.box[:2])
@@ -629,11 +632,11 @@ def _cut(cut: _Cut, level: float, dark: bool, max_side: float, again: bool = Tru
         area = cv2.countNonZero(own)
         if area >= MIN_PIP_AREA / 2 and area >= MIN_BOX_FILL * pw * ph:
             kept.append((own, sx, sy, ex, ey))
-        elif again and area >= MIN_ROW_AREA:
+        elif first is None and area >= MIN_ROW_AREA:
             if not told:
                 body, told = _body_level(cut, dark), True
             if body is not None and (nearer := _nearer_level(cut, part, level, dark, body)) is not None:
-                return _cut(cut, nearer, dark, max_side, again=False)
+                return _cut(cut, nearer, dark, max_side, first=level)
     if not kept:
         return []
     # what a pip's surrounding ring leaves out: the whole detected region around a lone
@@ -641,7 +644,7 @@ def _cut(cut: _Cut, level: float, dark: bool, max_side: float, again: bool = Tru
     # or a die's body (a die darker than the table). (Told once some part is kept: the
     # specks a die's body is cut into mostly are not.)
     lone = len(parts) == 1 and size <= 4 * (cv2.contourArea(parts[0]) + len(parts[0]))
-    exclude = (cut.inked if lone else _beyond_or_outside(cut, level, dark)).view(bool)
+    exclude = (cut.inked if lone else _beyond_or_outside(cut, level if first is None else first, dark)).view(bool)
     return [PipPart(own, exclude[sy:ey, sx:ex], cut.xa + sx, cut.ya + sy, dark, level)
             for own, sx, sy, ex, ey in kept]
 
