@@ -96,3 +96,18 @@ def test_a_big_pipped_6_whose_rows_join_is_read_with_its_middle_pips() -> None:
     for truth in truths:
         near = [r for r in readings if math.dist(r.center, truth.centre) < 20]
         assert [r.value for r in near] == [truth.value], (truth, near)
+
+
+@pytest.mark.parametrize(("value", "table"), [(2, "wood"), (6, "felt")])
+def test_the_body_round_a_big_pipped_faces_pips_is_its_own(value: int, table: str) -> None:
+    """A white 2 or 6, pips 0.13 of the side, 80 px across: a corner pip's rim lies a
+    third of its radius from the face's edge. The body's colour is read on a ring nearer
+    such a pip than 2.2 radii, which would run over the table: read there, the 2's body
+    was the table's colour (its face beyond its empty corners then stood out from it, as
+    two touching dice's 1s' table does), and the 6's corner pips lay on bodies of other
+    colours than its middle ones'."""
+    look = replace(LOOKS["white"], pip_radius=0.13)
+    dice = (RenderDie(value, "white", (640.0, 360.0), 80.0, look=look),)
+    image, truths = render(Scene(dice=dice, table=TABLES[table], tilt=10.0, seed=value))
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+    assert [(r.status, r.value) for r in read_frame(image)] == [(ReadStatus.OK, value)]

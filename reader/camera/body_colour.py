@@ -19,8 +19,16 @@ import numpy as np
 from reader.camera.colour import bgr_to_lab, medians
 from reader.camera.pips import Pip
 
-#: The body is sampled on a ring this many pip radii from the pip's centre, past its rim.
+#: The body is sampled on a ring this many pip radii from the pip's centre, past its rim,
+#: ...
 RING_RADII = 2.2
+#: ... or nearer round a big pip: this many radii, or ``RING_RIM`` pixels of the colour
+#: image past its rim, whichever is further (the ring must clear the rim's blur, which is
+#: pixels wide whatever the pip's size: a pip of up to 5 pixels' radius keeps 2.2 radii). A
+#: die with big pips has little face round them: a corner pip's rim lies a third of its
+#: radius from the face's edge (pips of 0.13 of the side), and a ring of 2.2 radii there
+#: samples as much table as face.
+RING_RADII_BIG, RING_RIM = 1.5, 6.0
 #: Sample points on the ring.
 RING_POINTS = 12
 #: A pip's ink (or any place's colour) is sampled at its centre and on a circle this share
@@ -70,7 +78,7 @@ class BodyColours:
 
     def lab(self, pips: Sequence[Pip]) -> np.ndarray:
         """CIELAB of the median colour on a ring round each pip, past its rim (N x 3)."""
-        return _lab(self._median_bgr(pips, RING_RADII * _RING, self._known))
+        return _lab(self._median_bgr(pips, _RING, self._known, ring=True))
 
     def ink_lab(self, pips: Sequence[Pip]) -> np.ndarray:
         """CIELAB of the median colour inside each pip: its ink (N x 3)."""
@@ -82,22 +90,31 @@ class BodyColours:
         changes how light a red die is round one pip and not another, not how red."""
         used = _named(first, second, len(pips))
         body = np.zeros((len(pips), 2), np.float32)
-        body[used] = glare_free(self._median_bgr([pips[k] for k in used], RING_RADII * _RING, self._known))
+        body[used] = glare_free(self._median_bgr([pips[k] for k in used], _RING, self._known, ring=True))
         a, b = body[first], body[second]
         size = np.minimum(np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1]))
         return (size >= MIN_INK_COLOUR) & (np.hypot(*(a - b).T) <= MAX_BODY_COLOUR_GAP * size)
 
-    def _median_bgr(self, pips: Sequence[Pip], spots: np.ndarray, known: dict[int, list[float]]) -> np.ndarray:
-        """The median colour (BGR) at ``spots`` (in pip radii from each pip's centre),
-        remembered in ``known`` by pip (N x 3)."""
+    def _median_bgr(self, pips: Sequence[Pip], spots: np.ndarray, known: dict[int, list[float]],
+                    ring: bool = False) -> np.ndarray:
+        """The median colour (BGR) at ``spots`` (in pip radii from each pip's centre, or if
+        ``ring``, in radii of the ring round it that samples its body), remembered in
+        ``known`` by pip (N x 3)."""
         missing = [p for p in pips if id(p) not in known]
         if missing:
             centres = np.array([(p.x, p.y) for p in missing], float)
             radii = np.array([p.radius for p in missing], float)
+            if ring:
+                radii = self._ring_radii(radii)
             points = centres[:, None, :] + spots[None] * radii[:, None, None]
             # kept as plain lists, which turn back into an array much quicker than rows of one
             known.update(zip(map(id, missing), medians(np.moveaxis(self._pixels_at(points), 1, -1)).tolist()))
         return np.array([known[id(p)] for p in pips], np.float32).reshape(-1, 3)
+
+    def _ring_radii(self, radii: np.ndarray | float) -> np.ndarray:
+        """The radius of the ring that samples the body round pips of ``radii`` (see
+        ``RING_RADII_BIG``), in the pips' coordinates."""
+        return np.minimum(RING_RADII * radii, np.maximum(RING_RADII_BIG * radii, radii + RING_RIM / self._scale))
 
     def lab_at(self, points: np.ndarray) -> np.ndarray:
         """CIELAB of the frame at points given in the pips' coordinates (any leading shape)."""
@@ -109,7 +126,7 @@ class BodyColours:
         alike for colour to tell them apart."""
         centres = np.asarray(centres, float).reshape(-1, 2)
         return ink_axis(self._bgr_at(centres[:, None] + radius * _INK_SPOTS),
-                        self._bgr_at(centres[:, None] + RING_RADII * radius * _RING))
+                        self._bgr_at(centres[:, None] + self._ring_radii(radius) * _RING))
 
     def pips_axis(self, pips: Sequence[Pip]) -> InkAxis | None:
         """:meth:`ink_axis` of ``pips`` (at their median radius), remembered for that set of
@@ -173,7 +190,7 @@ class BodyColours:
         if asked.any():
             body = np.zeros((len(pips), 3), np.float32)
             used = _named(first[asked], second[asked], len(pips))
-            body[used] = self._median_bgr([pips[k] for k in used], RING_RADII * _RING, self._known)
+            body[used] = self._median_bgr([pips[k] for k in used], _RING, self._known, ring=True)
             out[asked] = shade_apart(body[first[asked]], body[second[asked]])
         return out
 
