@@ -20,11 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import cv2  # noqa: E402
-
 from reader.camera.frame_reader import read_frame  # noqa: E402
 from reader.camera.reading import ReadStatus  # noqa: E402
 from reader.camera.render import LOOKS, TABLES, RenderDie, Scene, render  # noqa: E402
+from render_labelled import as_saved  # noqa: E402
 
 CASES = list(itertools.product(("orange", "red", "white", "blue"), ("wood", "felt"), (0, 20, 35),
                                (0.1, 0.115, 0.13), range(1, 7), (80, 95)))
@@ -41,8 +40,7 @@ def main() -> int:
                 RenderDie(3, "green", (400.0, 300.0), float(size), 10.0),
                 RenderDie(2, "yellow", (900.0, 450.0), float(size), 30.0))
         image, truths = render(Scene(dice=dice, table=TABLES[table], tilt=10.0, seed=seed))
-        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
-        readings = read_frame(image)
+        readings = read_frame(as_saved(image))
         for truth in truths:
             near = [r for r in readings if math.dist(r.center, truth.centre) < size / 2]
             read = near[0].value if near and near[0].status is ReadStatus.OK else None

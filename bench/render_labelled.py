@@ -35,6 +35,8 @@ from reader.camera.render import (COLD, DARK_LOOKS, LOOKS, NEUTRAL, PIP_RADIUS, 
                                   DieTruth, RenderDie, Scene, render)
 
 LIGHTS = {"neutral": NEUTRAL, "warm": WARM, "cold": COLD}
+#: The JPEG quality the scenes are saved with.
+JPEG_QUALITY = 90
 TOUCHING = 0.3  # chance that a die is laid against the one placed before it
 
 
@@ -110,10 +112,26 @@ def yolo_lines(truth: Sequence[DieTruth], size: tuple[int, int]) -> list[str]:
     return lines
 
 
+def as_saved(image: np.ndarray) -> np.ndarray:
+    """``image`` as it reads back from the JPEG file :func:`write_scene` saves it in."""
+    return cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1], cv2.IMREAD_COLOR)
+
+
+def nth_scene(seed: int, index: int, colours: Sequence[str] = tuple(sorted({*LOOKS, *DARK_LOOKS})),
+              tilt: float | None = None, pip_sizes: tuple[float, float] | None = None) -> Scene:
+    """Scene ``index`` (from 0) of ``render_labelled.py --seed SEED`` with these ``--colours``,
+    ``--tilt`` and ``--pip-size`` and every other option left as it is: one scene of a
+    labelled set, for a test to render alone."""
+    rng = np.random.default_rng(seed)
+    scenes = [random_scene(rng, (1280, 720), colours, sorted(TABLES), sorted(LIGHTS), tilt, pip_sizes=pip_sizes)
+              for _ in range(index + 1)]
+    return scenes[-1]
+
+
 def write_scene(folder: Path, name: str, scene: Scene) -> list[DieTruth]:
     """Render ``scene`` as ``folder/name.jpg`` with its labels in ``folder/name.txt``."""
     image, truth = render(scene)
-    cv2.imwrite(str(folder / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    cv2.imwrite(str(folder / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     (folder / f"{name}.txt").write_text("\n".join(yolo_lines(truth, scene.size)) + "\n")
     return truth
 

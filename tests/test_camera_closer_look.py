@@ -9,7 +9,6 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -18,7 +17,7 @@ from reader.camera.reading import ReadStatus
 from reader.camera.render import DARK_LOOKS, TABLES, DieTruth, RenderDie, Scene, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from render_labelled import LIGHTS, random_scene  # noqa: E402
+from render_labelled import as_saved, nth_scene  # noqa: E402
 
 
 def _read_right(image: np.ndarray, truths: list[DieTruth], wanted: list[DieTruth],
@@ -42,12 +41,8 @@ def test_touching_dark_dice_whose_pips_glare_hides_are_read_in_their_pips_colour
     grey. Their pips form no face, and their bodies (one, touching) are reported as a die
     with no readable face; the pips found on that body tell the ink's colour, in which the
     closer look finds every pip and reads both dice."""
-    rng = np.random.default_rng(915)
-    scenes = [random_scene(rng, (1280, 720), ["black/red", "black/gold"], sorted(TABLES), sorted(LIGHTS), None,
-                           pip_sizes=(0.055, 0.075)) for _ in range(9)]
-    image, truths = render(scenes[-1])
-    # (as the labelled set has it: saved as JPEG)
-    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+    image, truths = render(nth_scene(915, 8, ["black/red", "black/gold"], pip_sizes=(0.055, 0.075)))
+    image = as_saved(image)
     fives = [t for t in truths if t.value == 5 and math.dist(t.centre, (709, 221)) < 40]
     assert len(fives) == 2
     got, wrong = _read_right(image, truths, fives, 20)

@@ -78,7 +78,7 @@ class BodyColours:
 
     def lab(self, pips: Sequence[Pip]) -> np.ndarray:
         """CIELAB of the median colour on a ring round each pip, past its rim (N x 3)."""
-        return _lab(self._median_bgr(pips, _RING, self._known, ring=True))
+        return _lab(self._body_bgr(pips))
 
     def ink_lab(self, pips: Sequence[Pip]) -> np.ndarray:
         """CIELAB of the median colour inside each pip: its ink (N x 3)."""
@@ -90,22 +90,26 @@ class BodyColours:
         changes how light a red die is round one pip and not another, not how red."""
         used = _named(first, second, len(pips))
         body = np.zeros((len(pips), 2), np.float32)
-        body[used] = glare_free(self._median_bgr([pips[k] for k in used], _RING, self._known, ring=True))
+        body[used] = glare_free(self._body_bgr([pips[k] for k in used]))
         a, b = body[first], body[second]
         size = np.minimum(np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1]))
         return (size >= MIN_INK_COLOUR) & (np.hypot(*(a - b).T) <= MAX_BODY_COLOUR_GAP * size)
 
+    def _body_bgr(self, pips: Sequence[Pip]) -> np.ndarray:
+        """The median colour (BGR) on the ring round each pip that samples its body (see
+        ``RING_RADII_BIG``), remembered by pip (N x 3)."""
+        return self._median_bgr(pips, _RING, self._known, self._ring_radii)
+
     def _median_bgr(self, pips: Sequence[Pip], spots: np.ndarray, known: dict[int, list[float]],
-                    ring: bool = False) -> np.ndarray:
-        """The median colour (BGR) at ``spots`` (in pip radii from each pip's centre, or if
-        ``ring``, in radii of the ring round it that samples its body), remembered in
-        ``known`` by pip (N x 3)."""
+                    reach: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+        """The median colour (BGR) at ``spots`` (in pip radii from each pip's centre, or in
+        the lengths ``reach`` makes of them), remembered in ``known`` by pip (N x 3)."""
         missing = [p for p in pips if id(p) not in known]
         if missing:
             centres = np.array([(p.x, p.y) for p in missing], float)
             radii = np.array([p.radius for p in missing], float)
-            if ring:
-                radii = self._ring_radii(radii)
+            if reach is not None:
+                radii = reach(radii)
             points = centres[:, None, :] + spots[None] * radii[:, None, None]
             # kept as plain lists, which turn back into an array much quicker than rows of one
             known.update(zip(map(id, missing), medians(np.moveaxis(self._pixels_at(points), 1, -1)).tolist()))
@@ -190,7 +194,7 @@ class BodyColours:
         if asked.any():
             body = np.zeros((len(pips), 3), np.float32)
             used = _named(first[asked], second[asked], len(pips))
-            body[used] = self._median_bgr([pips[k] for k in used], _RING, self._known, ring=True)
+            body[used] = self._body_bgr([pips[k] for k in used])
             out[asked] = shade_apart(body[first[asked]], body[second[asked]])
         return out
 
