@@ -339,7 +339,11 @@ def test_random_initiative_orders_everyone_once_by_their_rolls(names, by_roll, d
 @settings(max_examples=100, deadline=None)
 @given(power=st.integers(1, 5), block=st.none() | st.integers(1, 5), ties=st.sampled_from(TieRule), data=st.data())
 def test_random_attacks_stay_in_range(power, block, ties, data):
-    result = drive(resolve_attack(D6PoolAttack(power, block, ties)), drawn_faces(data))
+    try:
+        result = drive(resolve_attack(D6PoolAttack(power, block, ties)), drawn_faces(data))
+    except RulesError as err:  # the same faces over and over: refused after MAX_REROLLS ties
+        assert ties is TieRule.REROLL and block is not None and "tied" in str(err)
+        return
     assert power <= result.total <= 6 * power and result.total % power == 0
     if block is not None:
         assert block <= result.difficulty <= 6 * block
