@@ -123,9 +123,10 @@ def nth_scene(seed: int, index: int, colours: Sequence[str] = tuple(sorted({*LOO
     ``--tilt`` and ``--pip-size`` and every other option left as it is: one scene of a
     labelled set, for a test to render alone."""
     rng = np.random.default_rng(seed)
-    scenes = [random_scene(rng, (1280, 720), colours, sorted(TABLES), sorted(LIGHTS), tilt, pip_sizes=pip_sizes)
-              for _ in range(index + 1)]
-    return scenes[-1]
+    # (the scenes share one generator: those before it are drawn, and only the last kept)
+    for _ in range(index + 1):
+        scene = random_scene(rng, (1280, 720), colours, sorted(TABLES), sorted(LIGHTS), tilt, pip_sizes=pip_sizes)
+    return scene
 
 
 def write_scene(folder: Path, name: str, scene: Scene) -> list[DieTruth]:
