@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reader.camera.body_colour import BodyColours, shade_apart
+from reader.camera.body_colour import BodyColours, colours_apart, shade_apart
 from reader.camera.pips import Pip
 
 YELLOW, WARM_GREY, WHITE = (40, 200, 225), (100, 120, 130), (225, 238, 245)
@@ -56,3 +56,23 @@ def test_only_dark_pips_let_their_bodies_tints_speak(dark: bool) -> None:
     pips = [_pip(30.0, dark), _pip(90.0, dark)]
     apart = BodyColours(image).tints_apart_pairs(pips, np.array([0]), np.array([1]))
     assert apart.tolist() == [dark]
+
+
+#: CIELAB colours measured on a white die under cold light (rendered, ``render_labelled.py
+#: --seed 11 --colours white``, scene 28): its lit top face and its front face in shade,
+#: both barely colourful, their hues 41 degrees apart.
+COLD_WHITE_TOP, COLD_WHITE_SHADE = (93.5, -11.1, -9.7), (52.9, -2.0, -14.8)
+
+
+def test_a_barely_colourful_face_and_its_tinted_shade_are_not_apart() -> None:
+    assert not colours_apart(np.array(COLD_WHITE_TOP), np.array(COLD_WHITE_SHADE))
+
+
+@pytest.mark.parametrize("first, second", [
+    ((50.0, 60.0, 40.0), (40.0, 10.0, -45.0)),    # red and blue
+    ((30.0, 14.0, 8.0), (30.0, -12.0, -10.0)),    # dark red and dark teal, barely colourful
+    ((80.0, 0.0, 0.0), (60.0, 5.0, 40.0)),        # white and yellow
+])
+def test_bodies_of_clearly_different_colours_are_apart(first: tuple[float, ...], second: tuple[float, ...]) -> None:
+    assert colours_apart(np.array(first), np.array(second))
+    assert colours_apart(np.array(second), np.array(first))

@@ -44,6 +44,10 @@ INK_CHROMA = 2 * NEUTRAL_CHROMA
 #: Two colourful bodies whose hues differ by more than this (degrees) are two dice; lighting
 #: and white balance turn a hue far less.
 HUE_APART = 40.0
+#: ... if their colours also lie this far apart (CIELAB a*b* distance): a die's face in shade
+#: takes the tint of the light around it (a cold room's blue), which turns the hue of a
+#: barely colourful body by 40 degrees or more while moving its colour less than this.
+COLOUR_APART = 2 * NEUTRAL_CHROMA
 #: Ink and body whose colours (as :func:`glare_free` gives them, 0-255 scale) lie closer
 #: than this cannot be told apart by colour: white pips on a black die, black on white.
 MIN_INK_COLOUR = 40.0
@@ -300,13 +304,17 @@ def inks_apart(ink_a: np.ndarray, body_a: np.ndarray, ink_b: np.ndarray, body_b:
 
 def colours_apart(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Whether CIELAB colours (broadcast against each other) are clearly different: both
-    colourful with hues far apart, or one colourful and the other clearly neutral. Light
-    and glare change a colour's lightness and saturation, seldom its hue."""
+    colourful with hues far apart, or one colourful and the other clearly neutral, and
+    either way ``COLOUR_APART`` apart. Light and glare change a colour's lightness and
+    saturation, seldom its hue; but a barely colourful body's hue is turned by the tint of
+    the light round its shaded faces."""
     first, second = np.broadcast_arrays(np.asarray(first, np.float32), np.asarray(second, np.float32))
     chroma_a, chroma_b = np.hypot(first[..., 1], first[..., 2]), np.hypot(second[..., 1], second[..., 2])
     turn = np.abs(np.degrees(np.arctan2(first[..., 2], first[..., 1]) - np.arctan2(second[..., 2], second[..., 1])))
     turn = np.minimum(turn % 360, 360 - turn % 360)
     colourful_a, colourful_b = chroma_a >= NEUTRAL_CHROMA, chroma_b >= NEUTRAL_CHROMA
-    both = colourful_a & colourful_b & (turn > HUE_APART)
-    mixed = (colourful_a != colourful_b) & (np.abs(chroma_a - chroma_b) > 2 * NEUTRAL_CHROMA)
+    # (one neutral and one colourful: their chromas alone must lie COLOUR_APART apart)
+    both = (colourful_a & colourful_b & (turn > HUE_APART)
+            & (np.hypot(first[..., 1] - second[..., 1], first[..., 2] - second[..., 2]) > COLOUR_APART))
+    mixed = (colourful_a != colourful_b) & (np.abs(chroma_a - chroma_b) > COLOUR_APART)
     return both | mixed
