@@ -117,6 +117,17 @@ def test_a_white_die_s_shaded_front_face_under_cold_light_is_not_read(index: int
     assert not _wrong(truths, values)
 
 
+@pytest.mark.parametrize("seed, index", [(7, 136), (0, 37)])
+def test_a_side_face_whose_pips_measure_shorter_is_not_read(seed: int, index: int) -> None:
+    """A die's side face seen at a grazing angle (``render_labelled.py --seed 7``, scene 136,
+    at 37 degrees; ``--seed 0``, scene 37, at 26 degrees): its pips blur into its darker body
+    and measure about half as long as its top face's. Taken for another die's pips, the
+    face was read as a die of its own (a 1 beside a 2 on top; a 4 beside a 2)."""
+    truths, values, stray = _read(nth_scene(seed, index))
+    assert not stray, [(r.value, r.center) for r in stray]
+    assert not _wrong(truths, values)
+
+
 @pytest.mark.parametrize("index", [49, 72])
 def test_top_faces_side_by_side_are_both_read(index: int) -> None:
     """Dice side by side across the view show top faces foreshortened alike: neither is
@@ -167,9 +178,10 @@ def test_ones_on_top_of_side_face_pips_are_still_split_off() -> None:
 
 def test_a_front_face_is_not_read_where_its_top_one_was_refused() -> None:
     """A green die showing 1, seen at 40 degrees: its pip, spread by the highlight, is
-    refused as a 1, and its front face, a 5 as round and as lit as a top face, was read as
-    the die. A lone blob not read as a die, where that 5's top face would be, leaves the 5
-    unread (``ambiguous pips``): never a 5."""
+    refused as a 1, and its front face, a 5 nearly as round as a top face, was read as the
+    die. The 5 is the 1's side face (its pips measure shorter, its body is darker): no
+    value is read for the die, never a 5 (unreported, the die leaves the throw a die
+    short, which a check says and waits on)."""
     scene = Scene(dice=(RenderDie(1, "green", (914.0078361046204, 445.1908433064285), 68.85010480707017,
                                   67.79995694421356),),
                   table=(44, 40, 38), light=(1.18, 1.0, 0.84), brightness=0.8957696208764254, tilt=TILT,
@@ -178,4 +190,4 @@ def test_a_front_face_is_not_read_where_its_top_one_was_refused() -> None:
     image, _ = render(scene)
     image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1], cv2.IMREAD_COLOR)
     readings = read_frame(image)
-    assert [(r.value, r.reason) for r in readings] == [(None, "ambiguous pips")], readings
+    assert all(r.value is None for r in readings), readings

@@ -39,6 +39,11 @@ SIDE_REACH = 1.6
 #: clearly more foreshortened (pips less round by this ratio): it is a side face seen under
 #: an oblique camera. Dice resting on the table all show their top faces alike.
 SIDE_REACH_OBLIQUE, SIDE_ROUNDNESS_RATIO = 2.8, 0.92
+#: A side face's pips, seen at a grazing angle, blur into its body and measure shorter than
+#: its top face's (0.53-0.60 of their length on rendered dice seen at 29-37 degrees): a face
+#: more foreshortened and darker than another may be its side face with pips down to this
+#: share of the other's length.
+MIN_SIDE_LENGTH_SHARE = 0.5
 #: ... or when it lies towards the camera from the rounder face (within this cosine).
 SIDE_DIRECTION_COS = 0.7
 #: Votes image-down, towards a webcam standing in front of the table, starts with.
@@ -169,18 +174,26 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
                                                        for j in kept)], pairs.towards_camera)
 
 
-def _one_die(faces: list[FaceCandidate], body: np.ndarray, light: np.ndarray, contrast: np.ndarray) -> np.ndarray:
-    """For every pair of faces, whether they may be faces of one die: pips of one size (a
-    pip's long axis is not foreshortened; a 1 may be printed larger), of one polarity,
-    lit alike (:func:`_lit_alike`) on their ``body`` levels or on their ``light`` (the
-    brighter of body and ink): a dark die's light pips show its light better than its
-    black body, which a highlight lights unevenly, but a side face's tiny pips blur into
-    the body. ``contrast``: each face's pip contrast."""
+def _one_die(faces: list[FaceCandidate], body: np.ndarray, light: np.ndarray,
+             contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every pair of faces, whether they may be faces of one die, and whether they may
+    be with pips that measure alike: pips of one size (a pip's long axis is not
+    foreshortened; a 1 may be printed larger) or, on a face more foreshortened and darker
+    than the other, down to ``MIN_SIDE_LENGTH_SHARE`` of the other's (a side face's), of
+    one polarity, lit alike (:func:`_lit_alike`) on their ``body`` levels or on their
+    ``light`` (the brighter of body and ink): a dark die's light pips show its light better
+    than its black body, which a highlight lights unevenly, but a side face's tiny pips
+    blur into the body. ``contrast``: each face's pip contrast."""
     length = np.array([f.pip_length for f in faces])
     dark = np.array([f.group.pips[0].dark for f in faces])
+    roundness = np.array([f.roundness for f in faces])
     sized = np.abs(np.log(length[:, None] / length[None, :])) <= np.log(MAX_RADIUS_RATIO)
-    lit_alike = _lit_alike(body, contrast) | _lit_alike(light, contrast)
-    return sized & (dark[:, None] == dark[None, :]) & lit_alike
+    # [i, j]: face i may be a side face of j's die, its pips measured shorter
+    side = ((length[:, None] < length[None, :]) & (length[:, None] >= MIN_SIDE_LENGTH_SHARE * length[None, :])
+            & (roundness[:, None] < SIDE_ROUNDNESS_RATIO * roundness[None, :])
+            & (light[:, None] < SIDE_SHADE * light[None, :]))
+    alike = (dark[:, None] == dark[None, :]) & (_lit_alike(body, contrast) | _lit_alike(light, contrast))
+    return (sized | side | side.T) & alike, sized & alike
 
 
 def _lit_alike(levels: np.ndarray, contrast: np.ndarray) -> np.ndarray:
@@ -223,7 +236,7 @@ class _Pairs:
         body = np.array([f.group.body_level for f in faces])
         self.contrast = np.abs(body - np.array([f.group.pip_level for f in faces]))
         self.lit = np.array([f.group.light for f in faces])
-        self.same = _one_die(faces, body, self.lit, self.contrast)
+        self.same, same_sized = _one_die(faces, body, self.lit, self.contrast)
         if colours is not None:
             # only faces close enough to be one die are worth a look at their colours
             first, second = np.nonzero(np.triu(self.same & (self.units < FRONT_REACH * FACE_HALF), 1))
@@ -232,7 +245,9 @@ class _Pairs:
                      | colours.tints_apart_pairs(pips, first, second))
             self.same[first[apart], second[apart]] = self.same[second[apart], first[apart]] = False
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
-        self.towards_camera = self._towards_camera(unit_steps)
+        # (the direction is voted by faces whose pips measure alike: one pair of a face and
+        # another with shorter pips, that one die's or two, turns it for every die)
+        self.towards_camera = self._towards_camera(unit_steps, same_sized & self.same)
         self.along = unit_steps @ self.towards_camera
         # [i, j]: the step from j to i lies along j's long axis (across the view, at j's die)
         axis_directions = np.stack([np.cos(long_axes), np.sin(long_axes)], -1).reshape(-1, 2)
@@ -249,19 +264,20 @@ class _Pairs:
         """Whether face i's centre is within ``reach`` half-sides of face j's, in j's units."""
         return bool(self.units[i][j] < reach * FACE_HALF)
 
-    def _towards_camera(self, unit_steps: np.ndarray) -> np.ndarray:
+    def _towards_camera(self, unit_steps: np.ndarray, same: np.ndarray) -> np.ndarray:
         """Unit image direction from a top face to the side faces seen with it: voted by
         every face near a rounder one and clearly more foreshortened than it, and every face
         near a clearly brighter one (the light comes from above). A webcam usually stands
         in front of the table, looking down and away: image-down starts with
         ``PRIOR_VOTES`` votes, so that a few contrary ones (clutter, a die's face turned to
-        the light, the left and right faces of dice off to the side) do not turn it."""
+        the light, the left and right faces of dice off to the side) do not turn it.
+        ``same``: for every pair of faces, whether they may be one die's."""
         count = len(self.roundness)
         # [i, j]: face i (later in order, so no rounder) beside face j
         later = np.arange(count)[:, None] > np.arange(count)[None, :]
         flatter = later & (self.roundness[:, None] < SIDE_ROUNDNESS_RATIO * self.roundness[None, :])
         shaded = self.lit[:, None] < SIDE_SHADE * self.lit[None, :]
-        beside = self.same & (self.units < SIDE_REACH_OBLIQUE * FACE_HALF) & ~np.eye(count, dtype=bool)
+        beside = same & (self.units < SIDE_REACH_OBLIQUE * FACE_HALF) & ~np.eye(count, dtype=bool)
         weights = beside * (flatter.astype(float) + shaded)
         votes = np.array([0.0, PRIOR_VOTES]) + np.einsum("ij,ijk->k", weights, unit_steps)
         norm = float(np.hypot(*votes))
