@@ -9,6 +9,9 @@ reading matches a labelled die when its centre lies inside the label box grown b
 ``GROW``; for one-die CSV images the reading nearest the image centre is the match. A
 reading that matches no die but lies within one face side of a die left unmatched is that
 die's side face, read in its top face's place: it counts as that die's (wrong) reading.
+The other readings that match no die (false detections) are counted with how many of them
+carry a value and, of those, how many lie within one face side of a labelled die: a die
+counted twice (its side face read as a die of its own, or touching dice read as one).
 ``--csv`` also prints one line per labelled die (file, label, read, status, reason) and
 per false detection (label 0). ``--scale F`` reads every image enlarged F times (bicubic),
 which takes frames of 600 pixels and more through the reader's reduced-size search. ``--time-frame IMAGE...`` also times full reads of those
@@ -65,13 +68,20 @@ class Tally:
     unreadable: int = 0
     missed: int = 0
     false_detections: int = 0
+    false_read: int = 0     # false detections with a value
+    false_beside: int = 0   # ... lying within one face side of a labelled die
     confusion: dict[tuple[int, int | None], int] = field(default_factory=dict)
     wrong_cases: list[str] = field(default_factory=list)
     rows: list[tuple[str, int, str, str, str]] = field(default_factory=list)
 
-    def add_false(self, image: Path, reading: DieReading) -> None:
-        """A reading that matches no labelled die."""
+    def add_false(self, image: Path, reading: DieReading, beside: bool) -> None:
+        """A reading that matches no labelled die; ``beside``: it lies within one face side of
+        one (read with a value, that die is counted twice: a side face read as a die of its
+        own, or two touching dice read as one between them)."""
         self.false_detections += 1
+        if reading.status is ReadStatus.OK:
+            self.false_read += 1
+            self.false_beside += beside
         self.rows.append((image.name, 0, "" if reading.value is None else str(reading.value),
                           f"false {reading.status.value} at ({reading.center[0]:.0f} {reading.center[1]:.0f})",
                           reading.reason or ""))
@@ -153,18 +163,27 @@ def match(dice: tuple[LabelledDie, ...], readings: list[DieReading],
     # its top face (a die's neighbours are paired already): it is that die's reading, wrong
     displaced = []
     for d, die in enumerate(dice):
-        if pairs[d] is None and die.box is not None:
-            centre = ((die.box[0] + die.box[2]) / 2 * w, (die.box[1] + die.box[3]) / 2 * h)
+        if pairs[d] is None:
             for r in free:
-                box = readings[r].box
-                apart = float(np.hypot(readings[r].center[0] - centre[0], readings[r].center[1] - centre[1]))
-                if apart <= max(box[2] - box[0], box[3] - box[1]):
+                if (apart := face_side_apart(die, readings[r], shape)) is not None:
                     displaced.append((apart, d, r))
     for _, d, r in sorted(displaced):
         if pairs[d] is None and r in free:
             pairs[d] = readings[r]
             free.remove(r)
     return pairs, [readings[r] for r in sorted(free)]
+
+
+def face_side_apart(die: LabelledDie, reading: DieReading, shape: tuple[int, ...]) -> float | None:
+    """How far (pixels) a reading's centre lies from a labelled die's, if within one face
+    side (the reading's own box) of it; None if further, or the die has no box."""
+    if die.box is None:
+        return None
+    h, w = shape[:2]
+    box = reading.box
+    apart = float(np.hypot(reading.center[0] - (die.box[0] + die.box[2]) / 2 * w,
+                           reading.center[1] - (die.box[1] + die.box[3]) / 2 * h))
+    return apart if apart <= max(box[2] - box[0], box[3] - box[1]) else None
 
 
 def evaluate(images: list[LabelledImage], reader: Callable[[np.ndarray], list[DieReading]],
@@ -179,7 +198,8 @@ def evaluate(images: list[LabelledImage], reader: Callable[[np.ndarray], list[Di
         times.append((time.perf_counter() - start) * 1000)
         pairs, extra = match(item.dice, readings, image.shape)
         for reading in extra:
-            tally.add_false(item.path, reading)
+            tally.add_false(item.path, reading,
+                            any(face_side_apart(die, reading, image.shape) is not None for die in item.dice))
         for die, reading in zip(item.dice, pairs):
             tally.add(item.path, die, reading)
     return tally, times
@@ -191,7 +211,8 @@ def report(tally: Tally, values: Iterable[int]) -> str:
     pct = lambda k: f"{k} ({100 * k / n:.2f}%)"  # noqa: E731
     lines = [f"dice: {tally.dice}  correct: {pct(tally.correct)}  wrong: {pct(tally.wrong)}  "
              f"unreadable: {pct(tally.unreadable)}  missed: {pct(tally.missed)}  "
-             f"false detections: {tally.false_detections}"]
+             f"false detections: {tally.false_detections} ({tally.false_read} with a value, "
+             f"{tally.false_beside} of them beside a labelled die)"]
     values = list(values)
     lines.append("truth\\read " + " ".join(f"{v:>5}" for v in values) + "  unread  missed")
     missed_by = {}

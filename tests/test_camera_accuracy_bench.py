@@ -5,10 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from camera_accuracy import LabelledDie, Tally, load_folder, main, match  # noqa: E402
+from camera_accuracy import LabelledDie, LabelledImage, Tally, evaluate, load_folder, main, match  # noqa: E402
 
 from reader.camera.reading import DieReading, ReadStatus  # noqa: E402
 
@@ -34,6 +36,18 @@ def test_a_side_face_read_beside_an_unmatched_die_is_that_dies_wrong_reading() -
     tally = Tally()
     tally.add(Path("x.jpg"), _die(1, (200, 200)), pairs[0])
     assert (tally.wrong, tally.missed, tally.false_detections) == (1, 0, 0)
+
+
+def test_false_detections_with_a_value_beside_a_read_die_are_told_apart(tmp_path: Path) -> None:
+    """A die read in its place, its front face read as a die of its own 35 px below it (a die
+    counted twice), an unreadable blob beside it and a 3 far off: three false detections,
+    two with a value, one of them beside the labelled die."""
+    image = tmp_path / "a.png"
+    cv2.imwrite(str(image), np.zeros(SHAPE, np.uint8))
+    blob = DieReading(None, 6, "white", (170.0, 230.0), (150, 210, 190, 250), 0.0, ReadStatus.UNREADABLE, "blurred")
+    readings = [_reading(1, (200, 200)), _reading(2, (200, 235)), blob, _reading(3, (60, 60))]
+    tally, _ = evaluate([LabelledImage(image, (_die(1, (200, 200)),))], lambda _: readings)
+    assert (tally.correct, tally.false_detections, tally.false_read, tally.false_beside) == (1, 3, 2, 1)
 
 
 def test_a_reading_further_than_its_face_side_stays_a_false_detection() -> None:
