@@ -6,6 +6,8 @@ colour alone."""
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,6 +17,9 @@ from reader.camera.body_colour import InkAxis, glare_free, ink_axis
 from reader.camera.frame_reader import read_frame
 from reader.camera.render import COLD, DARK_LOOKS, LOOKS, NEUTRAL, TABLES, WARM, RenderDie, Scene, render
 from tests.test_camera_light_dice import read_row
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from render_labelled import as_saved, nth_scene  # noqa: E402
 
 
 def samples(bgr: tuple[float, float, float], light: tuple[float, float, float] = NEUTRAL) -> np.ndarray:
@@ -137,3 +142,18 @@ def test_a_pip_whose_partner_glare_joined_is_no_1(glare_radius: float) -> None:
 def test_a_1_beside_a_highlight_is_still_read(glare_at: tuple[int, int]) -> None:
     image = _black_die_red_pips([(320, 240)], glare_at, 15.0, 160.0)
     assert [reading.value for reading in read_frame(image)] == [1]
+
+
+def test_a_highlight_brighter_than_a_dark_die_s_coloured_pips_is_no_pip() -> None:
+    """Black dice with red and gold pips (``render_labelled.py --seed 303 --colours black/gold
+    black/red``, scene 27): a highlight over a 2's and a 4's empty middles is lighter in grey
+    than their red pips, past the ink's level, where grey alone had the last word: it was
+    taken for ink, and a die went unread. Its colour is the light's, not the ink's: every
+    die of the scene is read, and read right."""
+    image, truths = render(nth_scene(303, 27, tuple(sorted(DARK_LOOKS))))
+    readings = read_frame(as_saved(image))
+    values = []
+    for truth in truths:
+        near = [r.value for r in readings if math.dist(r.center, truth.centre) < 15]
+        values.append(near[0] if near else None)
+    assert values == [t.value for t in truths]

@@ -311,7 +311,9 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return Verdict("occluded", 0.0, die_like())
     margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - most / MAX_BODY_STRAY * 0.5]
     if spot_levels.size:
-        margins.append(0.5 + 0.5 * min(1.0, float(((spot_levels - empty_enough) / (1 - empty_enough)).min())))
+        # (an empty place that colour alone tells from ink, a highlight, is half sure at most)
+        clearance = np.maximum((spot_levels - empty_enough) / (1 - empty_enough), 0.0)
+        margins.append(0.5 + 0.5 * min(1.0, float(clearance.min())))
     if fit.value == 1:
         margins.append(SINGLE_PIP_CONFIDENCE)
     return Verdict(None, min(max(float(min(margins)), 0.0), 1.0))
@@ -374,14 +376,16 @@ def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: 
     grey; a highlight (white light, on a dark die as bright as its coloured pips) shows its
     grey alone.
 
-    Colour speaks only for a place part way from ink to body (one as light as the ink may
-    lie off the die, on the table), and only for a face of two or more ``pips``: a lone
-    pip's face is guessed, and its places may lie off it, on another face's highlight.
+    Colour speaks only for a place part way from ink to body (one as dark as dark ink may
+    lie off the die, on the table), or beyond it on a face of light pips (a highlight on a
+    dark die is lighter than its coloured pips), and only for a face of two or more
+    ``pips``: a lone pip's face is guessed, and its places may lie off it, on another
+    face's highlight.
     The other way, a place of dark pips' face that grey calls empty holds ink where its
     colour is the ink's (``HIDDEN_INK_SHARE``): a dark pip under a highlight.
     """
     inked = levels < empty_enough
-    doubt = inked & (levels >= MIN_GLARE_LEVEL)
+    doubt = inked & ((levels >= MIN_GLARE_LEVEL) | (not pips[0].dark))
     if colours is None or len(pips) < 2 or not (doubt.any() or pips[0].dark):
         return inked
     share = colours.ink_share(places, pips)
