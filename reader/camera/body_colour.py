@@ -313,8 +313,8 @@ def colours_apart(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     turn = np.abs(np.degrees(np.arctan2(first[..., 2], first[..., 1]) - np.arctan2(second[..., 2], second[..., 1])))
     turn = np.minimum(turn % 360, 360 - turn % 360)
     colourful_a, colourful_b = chroma_a >= NEUTRAL_CHROMA, chroma_b >= NEUTRAL_CHROMA
-    # (one neutral and one colourful: their chromas alone must lie COLOUR_APART apart)
     both = (colourful_a & colourful_b & (turn > HUE_APART)
             & (np.hypot(first[..., 1] - second[..., 1], first[..., 2] - second[..., 2]) > COLOUR_APART))
+    # (one neutral and one colourful: their chromas alone must lie COLOUR_APART apart)
     mixed = (colourful_a != colourful_b) & (np.abs(chroma_a - chroma_b) > COLOUR_APART)
     return both | mixed

@@ -174,8 +174,8 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
                                                        for j in kept)], pairs.towards_camera)
 
 
-def _one_die(faces: list[FaceCandidate], body: np.ndarray, light: np.ndarray,
-             contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _one_die(faces: list[FaceCandidate], body: np.ndarray, light: np.ndarray, contrast: np.ndarray,
+             side_like: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every pair of faces, whether they may be faces of one die, and whether they may
     be with pips that measure alike: pips of one size (a pip's long axis is not
     foreshortened; a 1 may be printed larger) or, on a face more foreshortened and darker
@@ -183,15 +183,14 @@ def _one_die(faces: list[FaceCandidate], body: np.ndarray, light: np.ndarray,
     one polarity, lit alike (:func:`_lit_alike`) on their ``body`` levels or on their
     ``light`` (the brighter of body and ink): a dark die's light pips show its light better
     than its black body, which a highlight lights unevenly, but a side face's tiny pips
-    blur into the body. ``contrast``: each face's pip contrast."""
+    blur into the body. ``contrast``: each face's pip contrast; ``side_like[i, j]``: face i
+    is clearly more foreshortened and darker than face j."""
     length = np.array([f.pip_length for f in faces])
     dark = np.array([f.group.pips[0].dark for f in faces])
-    roundness = np.array([f.roundness for f in faces])
     sized = np.abs(np.log(length[:, None] / length[None, :])) <= np.log(MAX_RADIUS_RATIO)
     # [i, j]: face i may be a side face of j's die, its pips measured shorter
     side = ((length[:, None] < length[None, :]) & (length[:, None] >= MIN_SIDE_LENGTH_SHARE * length[None, :])
-            & (roundness[:, None] < SIDE_ROUNDNESS_RATIO * roundness[None, :])
-            & (light[:, None] < SIDE_SHADE * light[None, :]))
+            & side_like)
     alike = (dark[:, None] == dark[None, :]) & (_lit_alike(body, contrast) | _lit_alike(light, contrast))
     return (sized | side | side.T) & alike, sized & alike
 
@@ -236,7 +235,10 @@ class _Pairs:
         body = np.array([f.group.body_level for f in faces])
         self.contrast = np.abs(body - np.array([f.group.pip_level for f in faces]))
         self.lit = np.array([f.group.light for f in faces])
-        self.same, same_sized = _one_die(faces, body, self.lit, self.contrast)
+        # [i, j]: face i clearly more foreshortened than face j; lit clearly less
+        flatter = self.roundness[:, None] < SIDE_ROUNDNESS_RATIO * self.roundness[None, :]
+        shaded = self.lit[:, None] < SIDE_SHADE * self.lit[None, :]
+        self.same, same_sized = _one_die(faces, body, self.lit, self.contrast, flatter & shaded)
         if colours is not None:
             # only faces close enough to be one die are worth a look at their colours
             first, second = np.nonzero(np.triu(self.same & (self.units < FRONT_REACH * FACE_HALF), 1))
@@ -247,7 +249,7 @@ class _Pairs:
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         # (the direction is voted by faces whose pips measure alike: one pair of a face and
         # another with shorter pips, that one die's or two, turns it for every die)
-        self.towards_camera = self._towards_camera(unit_steps, same_sized & self.same)
+        self.towards_camera = self._towards_camera(unit_steps, same_sized & self.same, flatter, shaded)
         self.along = unit_steps @ self.towards_camera
         # [i, j]: the step from j to i lies along j's long axis (across the view, at j's die)
         axis_directions = np.stack([np.cos(long_axes), np.sin(long_axes)], -1).reshape(-1, 2)
@@ -264,21 +266,22 @@ class _Pairs:
         """Whether face i's centre is within ``reach`` half-sides of face j's, in j's units."""
         return bool(self.units[i][j] < reach * FACE_HALF)
 
-    def _towards_camera(self, unit_steps: np.ndarray, same: np.ndarray) -> np.ndarray:
+    def _towards_camera(self, unit_steps: np.ndarray, same: np.ndarray, flatter: np.ndarray,
+                        shaded: np.ndarray) -> np.ndarray:
         """Unit image direction from a top face to the side faces seen with it: voted by
         every face near a rounder one and clearly more foreshortened than it, and every face
         near a clearly brighter one (the light comes from above). A webcam usually stands
         in front of the table, looking down and away: image-down starts with
         ``PRIOR_VOTES`` votes, so that a few contrary ones (clutter, a die's face turned to
         the light, the left and right faces of dice off to the side) do not turn it.
-        ``same``: for every pair of faces, whether they may be one die's."""
+        ``same``, ``flatter``, ``shaded``: for every pair of faces [i, j], whether they may be
+        one die's, whether face i is clearly more foreshortened than face j, and lit clearly
+        less."""
         count = len(self.roundness)
         # [i, j]: face i (later in order, so no rounder) beside face j
         later = np.arange(count)[:, None] > np.arange(count)[None, :]
-        flatter = later & (self.roundness[:, None] < SIDE_ROUNDNESS_RATIO * self.roundness[None, :])
-        shaded = self.lit[:, None] < SIDE_SHADE * self.lit[None, :]
         beside = same & (self.units < SIDE_REACH_OBLIQUE * FACE_HALF) & ~np.eye(count, dtype=bool)
-        weights = beside * (flatter.astype(float) + shaded)
+        weights = beside * ((later & flatter).astype(float) + shaded)
         votes = np.array([0.0, PRIOR_VOTES]) + np.einsum("ij,ijk->k", weights, unit_steps)
         norm = float(np.hypot(*votes))
         return votes / norm if norm > 0 else np.array([0.0, 1.0])
