@@ -34,6 +34,14 @@ NEAR_END = 0.5
 #: share of the die's half-side out. A 2's or 4's pip lies about half that from its face's
 #: edge and is still asked.
 FRONT_NEAR_SHARE = 0.8
+#: A highlight on a glossy face is lighter than the body round the pip and fades into it:
+#: a ray from a 1 that gets lighter than the body without a step (by less than the edge's
+#: threshold over the last ``HIGHLIGHT_ONSET`` face units, or from its start), stays so
+#: for at least that long and comes back to the body's level within ``HIGHLIGHT_SPAN``
+#: face units is still on the face. A die's edge is a step (a seam between touching dice
+#: too), and past it the table or a neighbour seldom returns to the body's level so soon;
+#: the strokes of a key's symbol round a mark like a pip are narrow.
+HIGHLIGHT_ONSET, HIGHLIGHT_SPAN = 1.0, 5.0
 #: Directions looked along (in opposite pairs).
 RAY_COUNT = 16
 #: The body ends where the grey level leaves the body's by this share of the pip contrast,
@@ -73,7 +81,8 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     on a darker table, evenly lit, ends its rays away from the camera at its top face's
     edge, and those towards it at its front face's.
     """
-    ends = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach)
+    ends = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach,
+                        past_highlights=True)
     if reach is not None:
         ends = np.minimum(ends, reach)
     # (a face so small all round is centred whatever it says)
@@ -123,11 +132,12 @@ def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> b
 
 
 def _edges_round(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
-                 colours: BodyColours | None = None, reach: float = RAY_REACH) -> np.ndarray:
+                 colours: BodyColours | None = None, reach: float = RAY_REACH,
+                 past_highlights: bool = False) -> np.ndarray:
     """:func:`_body_edges` round a lone ``pip``, from ``RAY_START`` out, the rays passing
     over the ``others`` (pip candidates) of its polarity."""
     return _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
-                       [p for p in others if p is not pip and p.dark == pip.dark], colours, reach)
+                       [p for p in others if p is not pip and p.dark == pip.dark], colours, reach, past_highlights)
 
 
 def _past_rim(ends: np.ndarray) -> np.ndarray:
@@ -149,10 +159,11 @@ def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False) -> bool:
 
 def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray,
                 skip: Sequence[Pip] = (), colours: BodyColours | None = None,
-                reach: float = RAY_REACH) -> np.ndarray:
+                reach: float = RAY_REACH, past_highlights: bool = False) -> np.ndarray:
     """How far (in face units: pip half-lengths, foreshortening undone) from ``centre`` the
     body of ``pip``'s surroundings' level reaches in each ray direction, from ``start`` out
-    to ``reach`` (inf where it reaches further); rays pass over the pips ``skip``."""
+    to ``reach`` (inf where it reaches further); rays pass over the pips ``skip`` and, if
+    ``past_highlights``, over highlights (see ``HIGHLIGHT_SPAN``)."""
     length = pip.radius / np.sqrt(pip.roundness)
     steps = _DIRECTIONS @ np.asarray(squash, float).T * length        # one face unit, per ray
     pixels_per_unit = np.hypot(steps[:, 0], steps[:, 1])
@@ -163,10 +174,40 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
     cols, rows = np.rint(points[..., 0]).astype(int), np.rint(points[..., 1]).astype(int)
     inside = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
     levels = grey[np.clip(rows, 0, h - 1), np.clip(cols, 0, w - 1)].astype(np.float32)
-    off = (np.abs(levels - pip.ring) > max(MIN_EDGE_STEP, EDGE_SHARE * pip.contrast)) | ~inside
+    step = max(MIN_EDGE_STEP, EDGE_SHARE * pip.contrast)
+    off = (np.abs(levels - pip.ring) > step) | ~inside
     if colours is not None:
         off |= colours_apart(colours.lab_at(points), colours.lab([pip])[0])
     for other in skip:
         off &= np.hypot(points[..., 0] - other.x, points[..., 1] - other.y) > 1.5 * other.radius + 1
     edge = off[:, :-1] & off[:, 1:]
-    return np.where(edge.any(axis=1), units[np.argmax(edge, axis=1)], np.inf)
+    ends = np.where(edge.any(axis=1), np.argmax(edge, axis=1), -1)
+    if past_highlights:
+        per_unit = len(units) / max(units[-1] - units[0], 1e-6)
+        for ray in np.flatnonzero(ends >= 0).tolist():
+            ends[ray] = _past_highlight(levels[ray] - pip.ring, off[ray], edge[ray], int(ends[ray]), step,
+                                        max(2, round(HIGHLIGHT_ONSET * per_unit)), round(HIGHLIGHT_SPAN * per_unit))
+    return np.where(ends >= 0, units[np.maximum(ends, 0)], np.inf)
+
+
+def _past_highlight(levels: np.ndarray, off: np.ndarray, edge: np.ndarray, at: int, step: float, onset: int,
+                    span: int) -> int:
+    """The index of a ray's first edge (``at`` to start with; -1: none) that is no
+    highlight: ``levels`` (against the body's), ``off`` the body and ``edge`` (off twice in
+    a row) along the ray; a highlight's samples off the body are lighter than it by more
+    than ``step``, reached without a step over ``onset`` samples, at least that many, and
+    the body shows again within ``span`` samples."""
+    while at >= 0:
+        if at >= onset and levels[at] - levels[at - onset] > step:
+            return at  # reached by a step: an edge
+        back = np.flatnonzero(~off[at:at + span + 2])
+        # (the body again for two samples in a row)
+        again = back[np.flatnonzero(np.diff(back) == 1)] if back.size > 1 else back[:0]
+        if not again.size or again[0] < onset:
+            return at  # no body again soon enough, or a narrow stroke
+        run = slice(at, at + again[0])
+        if (off[run] & (levels[run] <= step)).any():
+            return at  # off the body otherwise than lighter: no highlight
+        rest = np.flatnonzero(edge[at + again[0]:])
+        at = at + again[0] + int(rest[0]) if rest.size else -1
+    return at
