@@ -110,8 +110,12 @@ class TopFaces(NamedTuple):
 def face_candidates(groups: list[PipGroup], colours: BodyColours | None = None) -> TopFaces:
     """Fit every group to the d6 layouts and keep one face per die (its top face);
     ``colours`` (the frame in colour) tells faces on bodies of different hues apart."""
-    faces = [FaceCandidate(g, *g.layout(SINGLE_SPACING_RADII * g.pip_length)) for g in groups]
-    return _drop_side_faces(faces, colours)
+    return _drop_side_faces([face_of(g) for g in groups], colours)
+
+
+def face_of(group: PipGroup) -> FaceCandidate:
+    """A group with the d6 face its pips fit (a lone pip: a 1 with the usual pip offset)."""
+    return FaceCandidate(group, *group.layout(SINGLE_SPACING_RADII * group.pip_length))
 
 
 def _axes(face: FaceCandidate, spacing_radii: float) -> np.ndarray:

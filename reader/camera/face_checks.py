@@ -168,6 +168,9 @@ class Verdict:
     #: a lone pip whose partner, joined to a highlight, shows its ink (see
     #: :func:`_joined_partner`): it is no 1, however a closer look reads it
     joined_partner: bool = False
+    #: a 2 refused as the 1s of two touching dice (see :func:`_ones_of_two_dice`): each of
+    #: its pips may be read as a 1 of its own
+    two_ones: bool = False
 
 
 def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = (),
@@ -305,7 +308,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value == 2 and _ones_of_two_dice(face, fit, grey, colours):
-        return Verdict("ambiguous pips", 0.0, die_like())
+        return Verdict("ambiguous pips", 0.0, die_like(), two_ones=True)
     most = float(seen.max())
     if most > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like())

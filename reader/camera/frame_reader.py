@@ -14,11 +14,11 @@ import numpy as np
 from reader.camera.body_colour import BodyColours
 from reader.camera.colour import medians
 from reader.camera.dice_finder import (CLEAR_SHADE, FACE_HALF, FRONT_SHADE, SIDE_DIRECTION_COS, STEEP_VIEW,
-                                       FaceCandidate, face_candidates)
+                                       FaceCandidate, face_candidates, face_of)
 from reader.camera.die_body import compact_body, edged_share
 from reader.camera.face_checks import Verdict, check_face
 from reader.camera.layouts import CORNERS, LayoutFit, within
-from reader.camera.pip_groups import MAX_RADIUS_RATIO, group_pips
+from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips
 from reader.camera.pipless_dice import PiplessBody, pipless_bodies
 from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, ROUND_PIP, Pip, PipSearch, held_pips, round_radii,
                                 search_pips, typical_pip_radius)
@@ -389,6 +389,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     die_offset = median(offsets) if offsets else None
     verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset, towards_camera) for face in faces
                 if face.fit is not None and not (len(face.group.pips) == 1 and face.group.radius > biggest_one)}
+    faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
     # its table as one blob)
@@ -430,6 +431,28 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
         if (not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in read)
                 and colours.pips_axis(face.group.pips) is not None):
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
+
+
+def _split_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip],
+                lone: list[Pip], colours: BodyColours, die_offset: float | None,
+                towards_camera: np.ndarray) -> tuple[list[FaceCandidate], list[Pip]]:
+    """The faces and lone pips with each 2 refused as the 1s of two touching dice (see
+    :attr:`Verdict.two_ones`) replaced by its two pips, each a 1 of its own, where both pass
+    a 1's checks (their verdicts are added to ``verdicts``).
+
+    Two dice of one colour side by side, each showing 1, put their pips as far apart as a
+    2's printed small; the 2 is refused where its face does not go on beyond its empty
+    corners, and both dice went unread. Each 1 must still sit at the centre of a body of its
+    own: a 2's pips lie off their die's centre."""
+    for two in [f for f in faces if id(f) in verdicts and verdicts[id(f)].two_ones]:
+        ones = [face_of(PipGroup((pip,))) for pip in two.group.pips]
+        checked = [check_face(one, grey, pips, lone, colours, die_offset, towards_camera) if one.fit else None
+                   for one in ones]
+        if all(v is not None and v.reason is None for v in checked):
+            faces = [f for f in faces if f is not two] + ones
+            lone = lone + list(two.group.pips)
+            verdicts.update((id(one), v) for one, v in zip(ones, checked))
+    return faces, lone
 
 
 def _own_tops(face: FaceCandidate, ones: list[Pip], colours: BodyColours) -> list[Pip]:
