@@ -168,7 +168,8 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
     steps = _DIRECTIONS @ np.asarray(squash, float).T * length        # one face unit, per ray
     pixels_per_unit = np.hypot(steps[:, 0], steps[:, 1])
     # about a sample per pixel along the longest ray
-    units = np.arange(start, max(reach, start + 1), 1.0 / max(float(pixels_per_unit.max()), 1e-6))
+    per_unit = max(float(pixels_per_unit.max()), 1e-6)  # samples per face unit
+    units = np.arange(start, max(reach, start + 1), 1.0 / per_unit)
     points = centre + units[None, :, None] * steps[:, None, :]
     h, w = grey.shape
     cols, rows = np.rint(points[..., 0]).astype(int), np.rint(points[..., 1]).astype(int)
@@ -183,7 +184,6 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
     edge = off[:, :-1] & off[:, 1:]
     ends = np.where(edge.any(axis=1), np.argmax(edge, axis=1), -1)
     if past_highlights:
-        per_unit = len(units) / max(units[-1] - units[0], 1e-6)
         for ray in np.flatnonzero(ends >= 0).tolist():
             ends[ray] = _past_highlight(levels[ray] - pip.ring, off[ray], edge[ray], int(ends[ray]), step,
                                         max(2, round(HIGHLIGHT_ONSET * per_unit)), round(HIGHLIGHT_SPAN * per_unit))
