@@ -390,6 +390,8 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset, towards_camera) for face in faces
                 if face.fit is not None and not (len(face.group.pips) == 1 and face.group.radius > biggest_one)}
     faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
+    faces, lone, held = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset,
+                                   towards_camera)
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
     # its table as one blob)
@@ -410,10 +412,11 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
                 yield _Die(face, None, face.reason, 0.0)
             continue
         verdict = verdicts[id(face)]
-        if verdict.reason is None and face.fit.value > 1 and face.roundness < STEEP_VIEW:
-            if _top_beyond(face, _own_tops(face, ones, colours), towards_camera, colours):
+        if face.fit.value > 1 and face.roundness < STEEP_VIEW:
+            # (read or refused: a refused one would be reported as a die of its own)
+            if _top_beyond(face, _own_tops(face, ones, held, colours), towards_camera, colours):
                 continue  # the front face of a die read as a 1
-            if _top_beyond(face, unread, towards_camera, colours):
+            if verdict.reason is None and _top_beyond(face, unread, towards_camera, colours):
                 yield _Die(face, None, "ambiguous pips", 0.0)  # a die, but its top face may be another
                 continue
         value = face.fit.value if verdict.reason is None else None
@@ -455,13 +458,48 @@ def _split_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: 
     return faces, lone
 
 
-def _own_tops(face: FaceCandidate, ones: list[Pip], colours: BodyColours) -> list[Pip]:
+def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[int, Verdict], grey: np.ndarray,
+               pips: list[Pip], lone: list[Pip], colours: BodyColours, die_offset: float | None,
+               towards_camera: np.ndarray) -> tuple[list[FaceCandidate], list[Pip], set[int]]:
+    """The faces and lone pips with each lone blob too big for a 1 (bigger than
+    ``biggest_one``) that holds a single pip of its own (see :func:`held_pips`) replaced by
+    that pip, a 1, where it passes a 1's checks (its verdict is added to ``verdicts``); and
+    the ids of those pips.
+
+    A die lighter than a dark table stands out from it as one blob with its pips inside;
+    the search takes such a blob apart only where it holds two pips or more (one pip left
+    of a blob that is no die would read as a 1), so a die showing 1 stayed a blob. Its pip
+    must still pass every check of a 1 (at the centre of its body, its empty places clear),
+    with the blob out of the way: a 3 or a 5 whose corner pips the blob swallowed shows
+    them at a 1's empty places."""
+    held: set[int] = set()
+    for blob_face in [f for f in faces if len(f.group.pips) == 1 and f.group.radius > biggest_one]:
+        blob = blob_face.group.pips[0]
+        inner = held_pips(blob, grey)
+        if len(inner) != 1:
+            continue
+        one = face_of(PipGroup((inner[0],)))
+        if one.fit is None:
+            continue
+        opened = [inner[0] if p is blob else p for p in lone]
+        verdict = check_face(one, grey, [inner[0] if p is blob else p for p in pips], opened, colours, die_offset,
+                             towards_camera)
+        if verdict.reason is None:
+            faces = [one if f is blob_face else f for f in faces]
+            lone = opened
+            verdicts[id(one)] = verdict
+            held.add(id(inner[0]))
+    return faces, lone, held
+
+
+def _own_tops(face: FaceCandidate, ones: list[Pip], held: set[int], colours: BodyColours) -> list[Pip]:
     """The pips of the 1s read (``ones``), on a body of the face's colour, that may be its
     die's top face though the two were not taken as faces of one die (see
     :func:`_top_beyond`): a 1 too much bigger than the face's pips (see
-    ``MAX_RADIUS_RATIO``; printed large, or spread by a highlight), or a dark 1 on a body
+    ``MAX_RADIUS_RATIO``; printed large, or spread by a highlight), a dark 1 on a body
     lit more brightly than the face's by a front face's shade (between ``FRONT_SHADE`` and
-    ``CLEAR_SHADE`` of it).
+    ``CLEAR_SHADE`` of it), or a 1 held by a die cut out whole (its id in ``held``, see
+    :func:`_held_ones`: its die stands out from the table, side faces and all).
 
     A die turned about 45 degrees to the camera shows two side faces, neither of them
     straight towards the camera, and a camera seldom stands straight in front of the
@@ -472,7 +510,7 @@ def _own_tops(face: FaceCandidate, ones: list[Pip], colours: BodyColours) -> lis
     """
     pip = face.group.pips[0]
     return [one for one in ones
-            if (one.radius > MAX_RADIUS_RATIO * face.group.radius
+            if (id(one) in held or one.radius > MAX_RADIUS_RATIO * face.group.radius
                 or (pip.dark and CLEAR_SHADE * one.ring <= face.group.body_level < FRONT_SHADE * one.ring))
             and not colours.apart(one, pip)]
 
