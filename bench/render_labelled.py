@@ -118,14 +118,16 @@ def as_saved(image: np.ndarray) -> np.ndarray:
 
 
 def nth_scene(seed: int, index: int, colours: Sequence[str] = tuple(sorted({*LOOKS, *DARK_LOOKS})),
-              tilt: float | None = None, pip_sizes: tuple[float, float] | None = None) -> Scene:
+              tilt: float | None = None, pip_sizes: tuple[float, float] | None = None,
+              glare: tuple[float, float] = (0.0, 0.4)) -> Scene:
     """Scene ``index`` (from 0) of ``render_labelled.py --seed SEED`` with these ``--colours``,
-    ``--tilt`` and ``--pip-size`` and every other option left as it is: one scene of a
-    labelled set, for a test to render alone."""
+    ``--tilt``, ``--pip-size`` and ``--glare`` and every other option left as it is: one
+    scene of a labelled set, for a test to render alone."""
     rng = np.random.default_rng(seed)
     # (the scenes share one generator: those before it are drawn, and only the last kept)
     for _ in range(index + 1):
-        scene = random_scene(rng, (1280, 720), colours, sorted(TABLES), sorted(LIGHTS), tilt, pip_sizes=pip_sizes)
+        scene = random_scene(rng, (1280, 720), colours, sorted(TABLES), sorted(LIGHTS), tilt, pip_sizes=pip_sizes,
+                             glare=glare)
     return scene
 
 
