@@ -25,6 +25,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -118,16 +119,15 @@ def as_saved(image: np.ndarray) -> np.ndarray:
 
 
 def nth_scene(seed: int, index: int, colours: Sequence[str] = tuple(sorted({*LOOKS, *DARK_LOOKS})),
-              tilt: float | None = None, pip_sizes: tuple[float, float] | None = None,
-              glare: tuple[float, float] = (0.0, 0.4)) -> Scene:
-    """Scene ``index`` (from 0) of ``render_labelled.py --seed SEED`` with these ``--colours``,
-    ``--tilt``, ``--pip-size`` and ``--glare`` and every other option left as it is: one
-    scene of a labelled set, for a test to render alone."""
+              tilt: float | None = None, **options: Any) -> Scene:
+    """Scene ``index`` (from 0) of ``render_labelled.py --seed SEED`` with these ``--colours``
+    and ``--tilt`` and the other options (``options``: :func:`random_scene`'s keywords, such
+    as ``pip_sizes``, ``glare`` or ``grain``) as given, or left as they are: one scene of a
+    labelled set, for a test to render alone."""
     rng = np.random.default_rng(seed)
     # (the scenes share one generator: those before it are drawn, and only the last kept)
     for _ in range(index + 1):
-        scene = random_scene(rng, (1280, 720), colours, sorted(TABLES), sorted(LIGHTS), tilt, pip_sizes=pip_sizes,
-                             glare=glare)
+        scene = random_scene(rng, (1280, 720), colours, sorted(TABLES), sorted(LIGHTS), tilt, **options)
     return scene
 
 

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 from statistics import median
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -55,6 +56,9 @@ SIDE_SHADE = 0.85
 #: however brightly lit; seen from steeply above, so is one whose pips show at most
 #: ``SIDE_FAINTNESS`` of the other's contrast.
 SIDE_FLATNESS, SIDE_FAINTNESS = 0.75, 0.6
+#: A face of this many pips or more is too clear a layout for a blob of grain to take it
+#: for its side face (see :func:`face_candidates`; grain seldom fits such a face).
+CLEAR_FACE_PIPS = 3
 #: A top face whose pips are at least this round is seen from steeply above (about 55
 #: degrees or more), where its die's front face would show clearly flatter.
 STEEP_VIEW = 0.8
@@ -107,10 +111,13 @@ class TopFaces(NamedTuple):
     towards_camera: np.ndarray
 
 
-def face_candidates(groups: list[PipGroup], colours: BodyColours | None = None) -> TopFaces:
+def face_candidates(groups: list[PipGroup], colours: BodyColours | None = None,
+                    faint: Sequence[bool] | None = None) -> TopFaces:
     """Fit every group to the d6 layouts and keep one face per die (its top face);
-    ``colours`` (the frame in colour) tells faces on bodies of different hues apart."""
-    return _drop_side_faces([face_of(g) for g in groups], colours)
+    ``colours`` (the frame in colour) tells faces on bodies of different hues apart.
+    ``faint`` marks the groups whose pips stand out too little to be a die's: they never
+    take a face of ``CLEAR_FACE_PIPS`` pips or more for their die's side face."""
+    return _drop_side_faces([face_of(g) for g in groups], colours, faint)
 
 
 def face_of(group: PipGroup) -> FaceCandidate:
@@ -138,7 +145,8 @@ def _inverse(axes: np.ndarray) -> list[list[float]]:
     return [[d / safe, -b / safe], [-c / safe, a / safe]]
 
 
-def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = None) -> TopFaces:
+def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = None,
+                     faint: Sequence[bool] | None = None) -> TopFaces:
     """Keep one face per die: its top face (with the direction towards the camera).
 
     The top face is the least foreshortened face of a die, so faces are taken roundest
@@ -157,15 +165,23 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     of a darker colour); and a kept face clearly darker than another of its die, close to
     it, is dropped. Light never parts two faces both seen from steeply above: a die shows
     no two faces that round, so they are two dice's tops, however differently lit.
+
+    A ``faint`` face (see :func:`face_candidates`) is kept or dropped like any other, but
+    does not drop a face of ``CLEAR_FACE_PIPS`` pips or more: on a grainy table a blob of
+    grain rounder than a die's top face took it for its side face. (Lone blobs of grain
+    still drop one another: the grain that passes for a die is thinned out that way.)
     """
+    weak = {id(f) for f, flag in zip(faces, faint or ()) if flag}
     order = sorted(faces, key=lambda f: (-round(f.roundness, 2), -len(f.group.pips)))
+    faint_at = [id(f) in weak for f in order]
+    clear = [len(f.group.pips) >= CLEAR_FACE_PIPS for f in order]
     # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
     ratios = [f.fit.spacing / math.sqrt(f.fit.aspect) / f.pip_length
               for f in faces if f.fit is not None and f.fit.value > 1]
     pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, colours)
     kept: list[int] = []
     for i in range(len(order)):
-        tops = [top for top in kept if pairs.within_die(i, top)]
+        tops = [top for top in kept if not (clear[i] and faint_at[top]) and pairs.within_die(i, top)]
         if not tops:
             kept.append(i)
         elif all(pairs.shaded(top, i) and not pairs.side_by_shape(i, top) for top in tops):
@@ -174,7 +190,8 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
             kept = [k for k in kept if k not in tops or pairs.other_top(k, i)] + [i]
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
     # faces of one die, the one towards the camera is the side face whatever their shapes
-    return TopFaces([order[i] for i in kept if not any(j != i and (pairs.in_front_of(i, j) or pairs.shaded_side(i, j))
+    return TopFaces([order[i] for i in kept if not any(j != i and not (clear[i] and faint_at[j])
+                                                       and (pairs.in_front_of(i, j) or pairs.shaded_side(i, j))
                                                        for j in kept)], pairs.towards_camera)
 
 

@@ -207,10 +207,12 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     pips = found.pips
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
-    faces, towards_camera = face_candidates(groups, colours)
+    faint = [abs(g.body_level - g.pip_level) < (TEXTURE_RATIO if len(g.pips) < 3 else LAYOUT_TEXTURE_RATIO)
+             * found.texture for g in groups]
+    faces, towards_camera = face_candidates(groups, colours, faint)
     # (only as faces: the checks of the faces kept still see every pip candidate)
-    faces = [f for f in faces if abs(f.group.body_level - f.group.pip_level)
-             >= (TEXTURE_RATIO if len(f.group.pips) < 3 else LAYOUT_TEXTURE_RATIO) * found.texture]
+    too_faint = {id(g) for g, weak in zip(groups, faint) if weak}
+    faces = [f for f in faces if id(f.group) not in too_faint]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     dice = list(_dice(faces, grey, pips, lone, colours, towards_camera))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, scale)]
