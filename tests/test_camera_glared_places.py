@@ -1,6 +1,8 @@
-"""A face's empty place under a highlight: grey shows it part way to the ink, as if inked,
-but the body round it is lifted as much. Such a place is empty; a pip there, however much
-light falls on it, still stands out from its rim, or is as light as the ink itself."""
+"""A face's empty places told by their rims as well as their grey. A place under a
+highlight: grey shows it part way to the ink, as if inked, but the body round it is lifted
+as much; it is empty. A pip there, however much light falls on it, still stands out from
+its rim, or is as light as the ink itself. The other way, a dark pip a highlight lifts
+past the level grey calls empty still stands out from its rim: it is a pip."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from reader.camera.face_checks import _glared_places
+from reader.camera.face_checks import MIN_EMPTY_SPOT, _inked_by_rims, _rim_steps
 from reader.camera.frame_reader import read_frame
 from reader.camera.render import render
 
@@ -23,33 +25,30 @@ INK, BODY, RADIUS = 230.0, 60.0, 4.0  # light pips on a dark die
 PLACE = np.array([[50.0, 50.0]])
 
 
-def face(highlight: float, spread: float = 14.0) -> np.ndarray:
-    """A dark face with a soft highlight of ``highlight`` grey levels at its peak on PLACE."""
+def face(highlight: float, spread: float = 14.0, body: float = BODY) -> np.ndarray:
+    """A face with a soft highlight of ``highlight`` grey levels at its peak on PLACE."""
     y, x = np.mgrid[:100, :100]
     lift = highlight * np.exp(-((x - 50.0) ** 2 + (y - 50.0) ** 2) / (2 * spread ** 2))
-    return np.clip(BODY + lift, 0, 255)
+    return np.clip(body + lift, 0, 255)
 
 
-def level(grey: np.ndarray) -> np.ndarray:
-    """PLACE's grey level, 0 ink, 1 body."""
-    return np.array([(grey[50, 50] - INK) / (BODY - INK)])
-
-
-def glared(grey: np.ndarray) -> bool:
+def inked(grey: np.ndarray, ink: float = INK, body: float = BODY, smeared: bool = False) -> tuple[bool, bool]:
+    """Whether grey alone shows PLACE inked, and whether it is inked told by its rim too."""
     image = np.rint(grey).astype(np.uint8)
-    return bool(_glared_places(image, PLACE, level(image.astype(float)), RADIUS, INK, BODY)[0])
+    level = np.array([(float(image[50, 50]) - ink) / (body - ink)])
+    by_grey = level < MIN_EMPTY_SPOT
+    rims = _rim_steps(image, PLACE, level, RADIUS, ink, body)
+    return bool(by_grey[0]), bool(_inked_by_rims(by_grey, level, rims, smeared)[0])
 
 
 def test_a_place_in_a_soft_highlight_is_empty() -> None:
-    grey = face(90.0)
-    assert level(grey)[0] < 0.6  # (grey alone calls it inked)
-    assert glared(grey)
+    assert inked(face(90.0)) == (True, False)
 
 
 def test_a_pip_in_the_highlight_is_as_light_as_its_ink_and_stays_inked() -> None:
     grey = face(90.0)
     cv2.circle(grey, (50, 50), round(RADIUS), INK + 20, -1)
-    assert not glared(grey)
+    assert inked(grey) == (True, True)
 
 
 def test_a_faint_pip_stands_out_from_its_rim_and_stays_inked() -> None:
@@ -57,23 +56,43 @@ def test_a_faint_pip_stands_out_from_its_rim_and_stays_inked() -> None:
     grey = np.full((100, 100), BODY)
     cv2.circle(grey, (50, 50), round(RADIUS), (INK + BODY) / 2, -1)
     grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
-    assert 0.4 < level(grey)[0] < 0.6
-    assert not glared(grey)
+    assert inked(grey) == (True, True)
 
 
 def test_a_faint_pip_in_a_highlight_stays_inked() -> None:
     grey = face(30.0, spread=30.0)
     cv2.circle(grey, (50, 50), round(RADIUS), float(grey[50, 50]) + 0.4 * (INK - BODY), -1)
     grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
-    assert 0.4 < level(grey)[0] < 0.6
-    assert not glared(grey)
+    assert inked(grey) == (True, True)
 
 
 def test_a_highlight_that_falls_off_within_the_ring_is_a_pip_shape_and_stays_inked() -> None:
     # a spot of light as small as a pip is no highlight to pass over
-    grey = face(90.0, spread=2.5)
-    assert level(grey)[0] < 0.6
-    assert not glared(grey)
+    assert inked(face(90.0, spread=2.5)) == (True, True)
+
+
+def test_a_dark_pip_lifted_by_a_highlight_past_the_empty_level_is_inked() -> None:
+    # a grey die's black pip: the highlight adds to pip and body alike
+    ink, body = 25.0, 100.0
+    grey = face(70.0, spread=10.0, body=body)
+    cv2.circle(grey, (50, 50), round(RADIUS), float(grey[50, 50]) - (body - ink), -1)
+    grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
+    assert inked(grey, ink, body) == (False, True)
+    assert inked(grey, ink, body, smeared=True) == (False, False)  # (a smeared pip's track may cross a place)
+
+
+def test_an_empty_place_in_a_highlight_on_a_dark_pips_face_stays_empty() -> None:
+    assert inked(face(70.0, spread=10.0, body=100.0), 25.0, 100.0) == (False, False)
+
+
+def test_a_place_whose_rings_leave_the_image_is_as_grey_shows_it() -> None:
+    grey = face(90.0)[30:70, 30:70]
+    image = np.rint(grey).astype(np.uint8)
+    level = np.array([(float(image[2, 20]) - INK) / (BODY - INK)])
+    rims = _rim_steps(image, np.array([[20.0, 2.0]]), level, RADIUS, INK, BODY)
+    assert np.isnan(rims[0])
+    assert _inked_by_rims(np.array([True]), level, rims, False)[0]
+    assert not _inked_by_rims(np.array([False]), level, rims, False)[0]
 
 
 @pytest.mark.parametrize(("index", "where", "value"), [(59, (934, 421), 5), (33, (618, 428), 4)])

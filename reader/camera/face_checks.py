@@ -110,18 +110,23 @@ SINGLE_PIP_CONFIDENCE = 0.6
 MIN_INK_SHARE = 0.4
 #: ... and only if grey shows it at least this far from the ink towards the body (0 ink, 1 body).
 MIN_GLARE_LEVEL = 0.25
-#: An empty place of a face of two pips or more that grey shows inked is only lit (see
-#: :func:`_glared_places`) if the median grey on rings ``GLARE_RING_RADII`` pip radii round
-#: it (``GLARE_RING_SAMPLES`` points on each) lies less than ``GLARE_RIM_STEP`` nearer the
-#: body (0 ink, 1 body): a pip's rim lies about a whole step nearer, a highlight's 0.2 or
+#: An empty place of a face of two pips or more that grey shows inked is only lit if the
+#: median grey on rings ``GLARE_RING_RADII`` pip radii round it (``GLARE_RING_SAMPLES``
+#: points on each) lies less than ``GLARE_RIM_STEP`` nearer the body (0 ink, 1 body; see
+#: :func:`_rim_steps`): a pip's rim lies about a whole step nearer, a highlight's 0.2 or
 #: less. (A 6's pips beside its empty middle places take up a quarter of the rings' points
-#: at most: the median is the body's. A lone pip's places are left inked: its face is a
-#: guess, and on the real photos a USB plug's hole passed for a 1 with a lit place.)
+#: at most: the median is the body's. A lone pip's places are left as grey shows them: its
+#: face is a guess, and on the real photos a USB plug's hole passed for a 1 with a lit place.)
 GLARE_RING_RADII, GLARE_RING_SAMPLES, GLARE_RIM_STEP = (1.8, 2.2), 16, 0.3
 #: ... and only if grey shows it at least this far from the ink (a highlight's places on
 #: the test sets lie 0.45 to 0.6 from it, nearly all; one nearer, at 0.27, was a front
 #: face's place on its top face's pip).
 MIN_GLARED_LEVEL = 0.4
+#: The other way, an empty place that grey shows empty holds a pip if its rings lie this
+#: much nearer the body than it: a dark pip under a highlight, lifted past
+#: ``MIN_EMPTY_SPOT`` with its rim (a grey die's 5 whose middle pip the pip search lost in
+#: the light was read as a 4). Not on a smeared face, whose pips' tracks cross its places.
+HIDDEN_RIM_STEP = 0.35
 #: An empty place of a face of dark pips whose colour lies this far from the body's
 #: towards the ink's holds a pip, however light it is in grey (glare on it).
 HIDDEN_INK_SHARE = 0.75
@@ -316,8 +321,10 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     # an empty place on a smeared pip's track may show that much of its ink, and no more
     empty_enough = MIN_EMPTY_SPOT * (1 - smear.ink_at(spots, pip_xy)) if smear is not None else MIN_EMPTY_SPOT
     inked = _inked_places(spot_levels, empty_enough, spots, pips, colours) if spot_levels.size else None
-    if inked is not None and inked.any() and len(pips) > 1:
-        inked[inked] = ~_glared_places(grey, spots[inked], spot_levels[inked], radius, ink, body)
+    if inked is not None and len(pips) > 1:
+        # a highlight lifts a place with the body round it; a pip shows its rim, however lit
+        inked = _inked_by_rims(inked, spot_levels, _rim_steps(grey, spots, spot_levels, radius, ink, body),
+                               smear is not None)
     if inked is not None and inked.any():
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
@@ -417,24 +424,34 @@ def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: 
     return inked
 
 
-def _glared_places(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, radius: float, ink: float,
-                   body: float) -> np.ndarray:
-    """Which of a face's empty ``places`` that grey shows inked (with grey ``levels``: 0 ink,
-    1 body; pips of ``radius``) hold a highlight, not a pip: they lie at least
-    ``MIN_GLARED_LEVEL`` from the ink, and the ring round them (``GLARE_RING_RADII`` pip
-    radii out) is not ``GLARE_RIM_STEP`` nearer the body than they are.
+_ANGLES = np.linspace(0, 2 * math.pi, GLARE_RING_SAMPLES, endpoint=False)
+#: The points of the rings round a place, in pip radii.
+_RINGS = np.concatenate([np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1) * k for k in GLARE_RING_RADII])
 
-    A highlight lifts a place and the body round it alike, over many pip radii; a pip under
-    it shows its rim still, and is lifted as far as the ink or beyond it."""
-    angles = np.linspace(0, 2 * math.pi, GLARE_RING_SAMPLES, endpoint=False)
-    steps = np.concatenate([np.stack([np.cos(angles), np.sin(angles)], 1) * k * radius for k in GLARE_RING_RADII])
+
+def _inked_by_rims(inked: np.ndarray, levels: np.ndarray, rims: np.ndarray, smeared: bool) -> np.ndarray:
+    """Which of a face's empty places hold ink, told by their rims (``rims``, see
+    :func:`_rim_steps`) as well as their grey ``levels`` (``inked``: by grey alone): a place
+    grey shows inked that a highlight lifts with the body round it is empty (see
+    ``GLARE_RIM_STEP``), one grey shows empty that stands out from its rim as a pip does
+    holds one (see ``HIDDEN_RIM_STEP``; not on a ``smeared`` face)."""
+    lit = (levels >= MIN_GLARED_LEVEL) & (rims < GLARE_RIM_STEP)
+    return np.where(inked, ~lit, (rims >= HIDDEN_RIM_STEP) & (not smeared))
+
+
+def _rim_steps(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, radius: float, ink: float,
+               body: float) -> np.ndarray:
+    """How much nearer the body (0 ink, 1 body) the grey on rings round each of ``places``
+    (``GLARE_RING_RADII`` radii of a pip of ``radius`` out) lies than the place itself (its
+    grey ``levels``): about a whole step round a pip, lit or not (light adds to a pip and
+    its rim alike), little round a place a highlight lifts with the body round it; NaN
+    (which no test passes) where a ring leaves the image."""
+    xy = np.rint(places[:, None, :] + radius * _RINGS[None, :, :]).astype(int)
     h, w = grey.shape
-    rings = np.empty(len(places))
-    for i, (x, y) in enumerate(places):
-        xy = np.rint(steps + (x, y)).astype(int)
-        seen = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
-        rings[i] = (np.median(grey[xy[seen, 1], xy[seen, 0]]) - ink) / (body - ink) if seen.any() else math.inf
-    return (levels >= MIN_GLARED_LEVEL) & (rings - levels < GLARE_RIM_STEP)
+    if xy.min() < 0 or xy[..., 0].max() >= w or xy[..., 1].max() >= h:
+        return np.full(len(places), np.nan)
+    rings = (np.median(grey[xy[..., 1], xy[..., 0]], axis=1) - ink) / (body - ink)
+    return rings - levels
 
 
 def _cut_by_frame(fit: LayoutFit, shape: tuple[int, ...]) -> bool:
