@@ -446,11 +446,15 @@ def _rim_steps(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, radius:
     grey ``levels``): about a whole step round a pip, lit or not (light adds to a pip and
     its rim alike), little round a place a highlight lifts with the body round it; NaN
     (which no test passes) where a ring leaves the image."""
-    xy = np.rint(places[:, None, :] + radius * _RINGS[None, :, :]).astype(int)
+    reach = GLARE_RING_RADII[-1] * radius + 1
+    (x0, y0), (x1, y1) = places.min(axis=0), places.max(axis=0)
     h, w = grey.shape
-    if xy.min() < 0 or xy[..., 0].max() >= w or xy[..., 1].max() >= h:
+    if min(x0, y0) < reach or x1 + reach >= w or y1 + reach >= h:
         return np.full(len(places), np.nan)
-    rings = (np.median(grey[xy[..., 1], xy[..., 0]], axis=1) - ink) / (body - ink)
+    xy = np.rint(places[:, None, :] + radius * _RINGS[None, :, :]).astype(int)
+    # (the upper of the two middle values: quicker than numpy's median, and as good here)
+    middle = len(_RINGS) // 2
+    rings = (np.partition(grey[xy[..., 1], xy[..., 0]], middle, axis=1)[:, middle] - ink) / (body - ink)
     return rings - levels
 
 
