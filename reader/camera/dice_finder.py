@@ -11,10 +11,10 @@ die candidate, read later against the real d6 layouts.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from statistics import median
-from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np

@@ -471,9 +471,9 @@ def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[in
     A die lighter than a dark table stands out from it as one blob with its pips inside;
     the search takes such a blob apart only where it holds two pips or more (one pip left
     of a blob that is no die would read as a 1), so a die showing 1 stayed a blob. Its pip
-    must still pass every check of a 1 (at the centre of its body, its empty places clear),
-    with the blob out of the way: a 3 or a 5 whose corner pips the blob swallowed shows
-    them at a 1's empty places."""
+    must still pass every check of a 1 (at the centre of its body, no stray beside it, its
+    empty places clear), with the blob out of the way: a face of more pips, part of it cut
+    out with one of them, shows its other pips beside that one or at a 1's empty places."""
     held: set[int] = set()
     for blob_face in [f for f in faces if len(f.group.pips) == 1 and f.group.radius > biggest_one]:
         blob = blob_face.group.pips[0]
