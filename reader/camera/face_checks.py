@@ -424,9 +424,14 @@ def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: 
     return inked
 
 
-_ANGLES = np.linspace(0, 2 * math.pi, GLARE_RING_SAMPLES, endpoint=False)
+def _ring_directions(count: int) -> np.ndarray:
+    """``count`` unit vectors spread evenly round a circle, the first along x."""
+    angles = np.linspace(0, 2 * np.pi, count, endpoint=False)
+    return np.column_stack([np.cos(angles), np.sin(angles)])
+
+
 #: The points of the rings round a place, in pip radii.
-_RINGS = np.concatenate([np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1) * k for k in GLARE_RING_RADII])
+_RINGS = np.concatenate([k * _ring_directions(GLARE_RING_SAMPLES) for k in GLARE_RING_RADII])
 
 
 def _inked_by_rims(inked: np.ndarray, levels: np.ndarray, rims: np.ndarray, smeared: bool) -> np.ndarray:
@@ -711,7 +716,7 @@ def _row_medians(levels: np.ndarray) -> np.ndarray:
 
 
 _NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
-_RING_DIRECTIONS = np.array([[np.cos(t), np.sin(t)] for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
+_RING_DIRECTIONS = _ring_directions(8)
 #: Where a foreseen place is sampled, in pip radii: nudged about it, then on a ring round it.
 _PLACE_SAMPLES = np.vstack([PLACE_NUDGE * _NUDGES, 2.2 * _RING_DIRECTIONS])
 

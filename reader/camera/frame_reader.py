@@ -450,14 +450,23 @@ def _split_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: 
     corners, and both dice went unread. Each 1 must still sit at the centre of a body of its
     own: a 2's pips lie off their die's centre."""
     for two in [f for f in faces if id(f) in verdicts and verdicts[id(f)].two_ones]:
-        ones = [face_of(PipGroup((pip,))) for pip in two.group.pips]
-        checked = [check_face(one, grey, pips, lone, colours, die_offset, towards_camera) if one.fit else None
-                   for one in ones]
-        if all(v is not None and v.reason is None for v in checked):
-            faces = [f for f in faces if f is not two] + ones
+        read = [_read_as_one(pip, grey, pips, lone, colours, die_offset, towards_camera) for pip in two.group.pips]
+        if all(read):
+            faces = [f for f in faces if f is not two] + [one for one, _ in read]
             lone = lone + list(two.group.pips)
-            verdicts.update((id(one), v) for one, v in zip(ones, checked))
+            verdicts.update((id(one), verdict) for one, verdict in read)
     return faces, lone
+
+
+def _read_as_one(pip: Pip, grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
+                 die_offset: float | None, towards_camera: np.ndarray) -> tuple[FaceCandidate, Verdict] | None:
+    """``pip`` as a 1's face, with its verdict, if it passes every check of a 1 (among the
+    pip candidates ``pips``, ``lone`` of them alone); else None."""
+    one = face_of(PipGroup((pip,)))
+    if one.fit is None:
+        return None
+    verdict = check_face(one, grey, pips, lone, colours, die_offset, towards_camera)
+    return (one, verdict) if verdict.reason is None else None
 
 
 def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[int, Verdict], grey: np.ndarray,
@@ -480,13 +489,11 @@ def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[in
         inner = held_pips(blob, grey)
         if len(inner) != 1:
             continue
-        one = face_of(PipGroup((inner[0],)))
-        if one.fit is None:
-            continue
         opened = [inner[0] if p is blob else p for p in lone]
-        verdict = check_face(one, grey, [inner[0] if p is blob else p for p in pips], opened, colours, die_offset,
-                             towards_camera)
-        if verdict.reason is None:
+        read = _read_as_one(inner[0], grey, [inner[0] if p is blob else p for p in pips], opened, colours,
+                            die_offset, towards_camera)
+        if read:
+            one, verdict = read
             faces = [one if f is blob_face else f for f in faces]
             lone = opened
             verdicts[id(one)] = verdict
