@@ -5,6 +5,8 @@ another face) are not."""
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,10 +14,14 @@ import pytest
 
 from reader.camera.body_colour import BodyColours
 from reader.camera.frame_reader import read_frame
-from reader.camera.pip_groups import MAX_GLARE_RING_DIFFERENCE, MAX_RING_DIFFERENCE, group_pips
+from reader.camera.pip_groups import (MAX_GLARE_RING_DIFFERENCE, MAX_RING_DIFFERENCE, MIN_GLARED_PATH_BODY,
+                                      MIN_PATH_BODY, group_pips)
 from reader.camera.pips import find_pips
 from reader.camera.reading import ReadStatus
 from reader.camera.render import TABLES, RenderDie, Scene, render
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from render_labelled import as_saved, nth_scene  # noqa: E402
 
 #: Grey levels of the two pips' surroundings, and of their ink.
 NEAR, FAR, INK = 150.0, 126.0, 30.0
@@ -125,3 +131,54 @@ def test_threes_of_small_dice_in_a_highlight_are_read(seed: int) -> None:
     values = [r.value for r in read_frame(image) if r.status is ReadStatus.OK]
     assert set(values) <= {3}
     assert len(values) >= 8
+
+
+#: A dark die's body, its light ink, and the peak a highlight between its two pips reaches.
+DARK_BODY, LIGHT_INK, PEAK = 70.0, 235.0, 150.0
+
+
+def _light_pips(between: str, seed: int) -> list:
+    """Two light pips 30 px apart on a dark body, with between them a highlight (a soft
+    hump of light up to ``PEAK``, ``"highlight"``) or a light table showing between two
+    dice (a band as light, entered at once at their edges, ``"table"``); the groups their
+    pips form."""
+    h, w = 120, 160
+    y, x = np.mgrid[:h, :w].astype(float)
+    if between == "highlight":
+        grey = DARK_BODY + (PEAK - DARK_BODY) * np.exp(-((x - w / 2) ** 2 + (y - h / 2) ** 2) / (2 * 6.0 ** 2))
+    else:
+        grey = np.where(np.abs(x - w / 2) < 4, PEAK, DARK_BODY)
+        grey = cv2.GaussianBlur(grey, (0, 0), 0.8)
+    for cx in (w / 2 - 15, w / 2 + 15):
+        cv2.circle(grey, (round(cx * 16), round(h / 2 * 16)), round(3.2 * 16), LIGHT_INK, -1, cv2.LINE_AA, shift=4)
+    grey += np.random.default_rng(seed).normal(0, 1.5, grey.shape)
+    grey = np.clip(grey, 0, 255).astype(np.uint8)
+    pips = find_pips(grey)
+    assert len(pips) == 2 and not pips[0].dark, pips
+    # the path between them comes nearer the ink than a plain face lets it
+    path_body = (LIGHT_INK - PEAK) / (LIGHT_INK - DARK_BODY)
+    assert MIN_GLARED_PATH_BODY < path_body < MIN_PATH_BODY
+    return group_pips(pips, grey)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_light_pips_either_side_of_a_highlight_form_one_face(seed: int) -> None:
+    assert [len(g.pips) for g in _light_pips("highlight", seed)] == [2]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_light_pips_either_side_of_a_light_table_stay_apart(seed: int) -> None:
+    assert [len(g.pips) for g in _light_pips("table", seed)] == [1, 1]
+
+
+@pytest.mark.parametrize(("index", "where"), [(2, (779, 277)), (43, (1054, 558))])
+def test_a_dark_or_colourful_2_with_a_highlight_between_its_light_pips_is_read(index: int,
+                                                                               where: tuple[int, int]) -> None:
+    """``render_labelled.py --seed 1908 --glare 0.4-0.6``, scene INDEX: the 2 at ``where``
+    (white pips on a blue and on a purple die, a highlight between them lifting the face
+    part way to the ink) is read; before, its pips were never linked and both were refused
+    as 1s."""
+    image, truths = render(nth_scene(1908, index, glare=(0.4, 0.6)))
+    assert [t.value for t in truths if math.dist(t.centre, where) < 12] == [2]
+    readings = read_frame(as_saved(image))
+    assert [r.value for r in readings if math.dist(r.center, where) < 25] == [2]

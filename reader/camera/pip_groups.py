@@ -62,6 +62,11 @@ MAX_CUT_LINK = 0.85
 #: Along the path between two pips of one face the grey level stays at least this far
 #: (as a fraction of the pip contrast) from the pip level towards the body level.
 MIN_PATH_BODY = 0.6
+#: ... except under a highlight between two light pips (a dark or colourful die's white
+#: pips, a lamp's reflection between them): it lifts the body towards the ink's level,
+#: smoothly, where the table seen between two dice is entered in a step at their edges.
+#: A path that shows no step (see ``MAX_GLARE_STEP``) may come this near the light ink.
+MIN_GLARED_PATH_BODY = 0.3
 #: Unlinked groups on one body are joined only into faces of this many pips or more, from
 #: a group and up to ``MAX_JOIN_PARTS`` others ...
 MIN_JOINED, MAX_JOIN_PARTS = 4, 4
@@ -196,6 +201,11 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
     paths = _Paths(grey, measures, first, second)
     scores = paths.body_scores()
     on_body = scores >= MIN_PATH_BODY
+    glared_path = np.flatnonzero(~on_body & (scores >= MIN_GLARED_PATH_BODY) & (measures.dark[first] == 0))
+    if len(glared_path):
+        unsmeared = np.array([not (smeared(pips[first[k]], grey) or smeared(pips[second[k]], grey))
+                              for k in glared_path])
+        on_body[glared_path] = unsmeared & paths.steady(glared_path)
     glare = np.flatnonzero(on_body & (likeness == 0) & (glare_likeness > 0))
     # a smear blurs the edge between two faces of a die into a smooth change of light too
     glare = np.array([k for k in glare if not (smeared(pips[first[k]], grey) or smeared(pips[second[k]], grey))],
@@ -541,9 +551,13 @@ class _Paths:
         last_free = np.maximum.reduceat(np.where(self.free, index, 0), self.offsets)[chosen]
         gap = self.ring_gap[chosen]
         shown = (self.values[last_free] - self.values[first_free]) * np.sign(gap)
+        return (shown >= MIN_GLARE_SHOWN * np.abs(gap)) & self.steady(chosen)
+
+    def steady(self, chosen: np.ndarray) -> np.ndarray:
+        """Whether each ``chosen`` path crosses enough body and shows no step in its light."""
         steps = np.abs(self.values[GLARE_STEP:] - self.values[:-GLARE_STEP])
         free, pair = self.free, self.pair
         steps[~(free[GLARE_STEP:] & free[:-GLARE_STEP]) | (pair[GLARE_STEP:] != pair[:-GLARE_STEP])] = 0
         steepest = np.maximum.reduceat(np.append(steps, np.zeros(GLARE_STEP)), self.offsets)[chosen]
         return ((self.free_counts[chosen] >= MIN_GLARE_PATH_RADII * self.radius[chosen])
-                & (shown >= MIN_GLARE_SHOWN * np.abs(gap)) & (steepest <= MAX_GLARE_STEP * self.contrast[chosen]))
+                & (steepest <= MAX_GLARE_STEP * self.contrast[chosen]))
