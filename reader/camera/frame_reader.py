@@ -72,8 +72,10 @@ WHOLE_DICE_SAMPLE = 5
 OWN_PIP_SHARE = 0.3
 #: The smallest neighbourhood (pixels) pips must stand out from when a die is looked at again.
 CLOSE_BLOCK_MIN = 9
-#: A 1's pip is at most this many times the radius of the frame's other pips (some dice
-#: have a bigger 1, up to about twice as big).
+#: A die's pips are at most this many times the radius of the frame's pips (the median of
+#: its faces of two pips or more; some dice have a bigger 1, up to about twice as big):
+#: blobs bigger still are whole dice (light ones on a dark table) or the shadows beside
+#: small dice, two of which lie as far apart as a big 2's pips.
 MAX_ONE_RATIO = 3.0
 #: A crop round a doubtful die reaches at least this many pip radii past its box (a lone
 #: pip's partner, and the ring round the partner, lie inside it).
@@ -386,6 +388,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     # a lone blob many times the size of the frame's pips is a whole die (a light one on a
     # dark table, its pips smeared away), not a 1
     biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
+    faces = [f for f in faces if len(f.group.pips) == 1 or f.group.radius <= biggest_one]
     # (along a face's long axis, which the camera does not foreshorten)
     offsets = [f.fit.spacing / math.sqrt(f.fit.aspect) for f in faces if f.fit is not None and f.fit.value > 1]
     die_offset = median(offsets) if offsets else None
