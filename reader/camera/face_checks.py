@@ -26,7 +26,7 @@ from reader.camera.layouts import (ALL_SPOTS, CANONICAL, CORNERS, MAX_RESIDUAL, 
                                    within)
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO, squash_along
 from reader.camera.pips import Pip
-from reader.camera.smear import Smear, face_smear
+from reader.camera.smear import Smear, face_smear, smeared
 
 #: An empty pip spot must be at least this far from the pip level towards the body.
 MIN_EMPTY_SPOT = 0.6
@@ -41,6 +41,16 @@ MAX_BODY_GRAIN = 0.2
 #: their pip offsets of its pip, all round (a die's half-side is about 2 offsets;
 #: perspective and dice of a little bigger make up the rest).
 ONE_DIE_REACH = 2.6
+#: A lone pip's face is guessed 1.5 pip half-lengths to its pip offset (a 1 is often
+#: printed larger than the other pips), and its empty places lie that far out: on dice
+#: whose pips sit further apart (3 half-lengths and more on the renderer's), a blurred or
+#: foreshortened pip's own rim reaches into them, and the 1 was refused. Where the frame's
+#: other dice show their pip offset, the places are moved out to it, up to this many of
+#: the lone pip's half-lengths; only for a pip at least ``MIN_FAR_PLACES_ROUNDNESS``
+#: round: a top face's pips are that round under a camera up to 55 degrees from straight
+#: above, and a flatter one is more often a side face's, whose near places (on its die's
+#: edge, or on its face's other pips) are what refuses it.
+MAX_ONE_PLACES, MIN_FAR_PLACES_ROUNDNESS = 4.0, 0.55
 #: Where the face is sampled for occlusion, in units of the pip offset: points between the
 #: outer pips and the face's edge (which is 1.8 to 2.4 out, depending on the dice), clear of
 #: every pip place, and out along both diagonals to ``DIAGONAL_REACH`` (beyond a 2's or 3's
@@ -214,7 +224,9 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     # pip's checks ask for it)
     offset = die_offset / face.group.pip_length if die_offset is not None and face.fit.value == 1 else None
     front = (towards_camera, FACE_HALF * offset) if towards_camera is not None and offset is not None else None
-    verdict = _checked(face, face.fit, grey, others, lone, colours, None, front)
+    places_out = min(max(offset / SINGLE_SPACING_RADII, 1.0), MAX_ONE_PLACES / SINGLE_SPACING_RADII) \
+        if offset is not None and face.roundness >= MIN_FAR_PLACES_ROUNDNESS else 1.0
+    verdict = _checked(face, face.fit, grey, others, lone, colours, None, front, places_out)
     if face.fit.value == 1:
         if verdict.reason is None and offset is not None and not centred_on_body(
                 face.group.pips[0], face.group.squash, grey, others, reach=ONE_DIE_REACH * offset):
@@ -238,9 +250,10 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
 
 def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequence[Pip], lone: Sequence[Pip],
              colours: BodyColours | None, smear: Smear | None,
-             front: tuple[np.ndarray, float] | None = None) -> Verdict:
+             front: tuple[np.ndarray, float] | None = None, places_out: float = 1.0) -> Verdict:
     """The checks of :func:`check_face` on ``fit``, with ``smear`` (None: none) accounted for;
-    ``front``: see :func:`centred_on_body`."""
+    ``front``: see :func:`centred_on_body`; ``places_out``: how much further out than the
+    fit puts them a lone pip's empty places lie (see ``MAX_ONE_PLACES``)."""
     pips = face.group.pips
     radius = face.group.radius
     ink, body = face.group.pip_level, face.group.body_level
@@ -306,7 +319,11 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return Verdict("cocked", 0.0, die_like())  # (smeared pips are long, not slanted)
     if fit.value > 1 and fit.spacing < MIN_SPACING_RADII * radius:
         return Verdict("ambiguous pips", 0.0, die_like())
-    spots = fit.to_image(_EMPTY_SPOTS[fit.value])
+    if places_out != 1.0 and smeared(pips[0], grey):
+        # a smeared pip's oval shows its track, not its face's slant: the guessed face's far
+        # places may miss the face's other pips, which the near ones, on the track, still see
+        places_out = 1.0
+    spots = fit.to_image(_EMPTY_SPOTS[fit.value] * places_out)
     if fit.value in (2, 3):
         # pips on one diagonal do not show the other diagonal's direction: their shape
         # does, unreliably for small pips, so the spots seen square-on must be empty too
