@@ -201,15 +201,18 @@ def group_pips(pips: list[Pip], grey: np.ndarray, colours: BodyColours | None = 
     paths = _Paths(grey, measures, first, second)
     scores = paths.body_scores()
     on_body = scores >= MIN_PATH_BODY
+
+    def unsmeared(pairs: np.ndarray) -> np.ndarray:
+        """Those of the ``pairs`` (indices) neither of whose pips is smeared by motion: a
+        smear blurs any edge (between two dice, or two faces of one die) into a smooth
+        change of light, as a highlight makes."""
+        return np.array([k for k in pairs.tolist() if not (smeared(pips[first[k]], grey)
+                                                           or smeared(pips[second[k]], grey))], int)
+
     glared_path = np.flatnonzero(~on_body & (scores >= MIN_GLARED_PATH_BODY) & (measures.dark[first] == 0))
     if len(glared_path):
-        unsmeared = np.array([not (smeared(pips[first[k]], grey) or smeared(pips[second[k]], grey))
-                              for k in glared_path])
-        on_body[glared_path] = unsmeared & paths.steady(glared_path)
-    glare = np.flatnonzero(on_body & (likeness == 0) & (glare_likeness > 0))
-    # a smear blurs the edge between two faces of a die into a smooth change of light too
-    glare = np.array([k for k in glare if not (smeared(pips[first[k]], grey) or smeared(pips[second[k]], grey))],
-                     int)
+        on_body[unsmeared(glared_path[paths.steady(glared_path)])] = True
+    glare = unsmeared(np.flatnonzero(on_body & (likeness == 0) & (glare_likeness > 0)))
     if len(glare):
         # the light across a highlight changes smoothly, and it leaves a colourful die's colour
         lit = paths.smooth(glare)
