@@ -386,7 +386,8 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     it, unread (see :func:`_top_beyond`): it may be that die's front face."""
     grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
     # a lone blob many times the size of the frame's pips is a whole die (a light one on a
-    # dark table, its pips smeared away), not a 1
+    # dark table, its pips smeared away), not a 1 (see _held_ones); blobs that big linked
+    # as a face are no die's pips at all
     biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
     faces = [f for f in faces if len(f.group.pips) == 1 or f.group.radius <= biggest_one]
     # (along a face's long axis, which the camera does not foreshorten)
