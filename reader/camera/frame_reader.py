@@ -390,11 +390,12 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     # as a face are no die's pips at all
     biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
     faces = [f for f in faces if len(f.group.pips) == 1 or f.group.radius <= biggest_one]
+    # (so every face left bigger than that is a lone blob)
     # (along a face's long axis, which the camera does not foreshorten)
     offsets = [f.fit.spacing / math.sqrt(f.fit.aspect) for f in faces if f.fit is not None and f.fit.value > 1]
     die_offset = median(offsets) if offsets else None
     verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset, towards_camera) for face in faces
-                if face.fit is not None and not (len(face.group.pips) == 1 and face.group.radius > biggest_one)}
+                if face.fit is not None and face.group.radius <= biggest_one}
     faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     faces, lone, held = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset,
                                    towards_camera)
@@ -411,7 +412,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     read: list[LayoutFit] = []
     failed: list[tuple[FaceCandidate, Verdict]] = []
     for face in faces:
-        if len(face.group.pips) == 1 and face.group.radius > biggest_one:
+        if face.group.radius > biggest_one:
             continue
         if face.fit is None:
             if len(face.group.pips) >= MIN_PIPS_UNFIT_DIE and compact_body(face.group.pips, face.group.squash, grey):
@@ -488,7 +489,7 @@ def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[in
     empty places clear), with the blob out of the way: a face of more pips, part of it cut
     out with one of them, shows its other pips beside that one or at a 1's empty places."""
     held: set[int] = set()
-    for blob_face in [f for f in faces if len(f.group.pips) == 1 and f.group.radius > biggest_one]:
+    for blob_face in [f for f in faces if f.group.radius > biggest_one]:
         blob = blob_face.group.pips[0]
         inner = held_pips(blob, grey)
         if len(inner) != 1:
