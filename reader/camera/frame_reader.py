@@ -78,8 +78,13 @@ CLOSE_BLOCK_MIN = 9
 #: small dice, two of which lie as far apart as a big 2's pips.
 MAX_ONE_RATIO = 3.0
 #: A crop round a doubtful die reaches at least this many pip radii past its box (a lone
-#: pip's partner, and the ring round the partner, lie inside it).
+#: pip's partner, and the ring round the partner, lie inside it) ...
 CLOSE_REACH_RADII = 13
+#: ... and, read in its ink's colour alone, round a lone pip this many: in grey a highlight
+#: beside a coloured pip shrinks it to a fraction of its partner's size, and a 2's face
+#: reaches on past the partner. (Not in grey: that far out, a crop holds the front face of
+#: a die read already, whose top face it cuts.)
+INK_REACH_RADII = 18
 #: A pip read on the crop lies within this many radii of a pip the first look saw: the same.
 SAME_PIP_RADII = 2.0
 #: Grey levels of the body and of the ink in the image of a die's pips' colour alone (the
@@ -203,9 +208,11 @@ class _Look(NamedTuple):
 
 
 def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearch, namer: ColourNamer | None,
-          table: np.ndarray | None = None) -> _Look:
+          table: np.ndarray | None = None, ink_only: bool = False) -> _Look:
     """The dice whose faces the pips ``found`` on ``grey`` (``1 / scale`` the size of
-    ``image_bgr``) show; ``table`` is the table's colour if known (else it is measured)."""
+    ``image_bgr``) show; ``table`` is the table's colour if known (else it is measured).
+    ``ink_only``: ``grey`` is one ink's colour alone (see :func:`_close_images`), in which
+    a dark die and a dark table look alike."""
     pips = found.pips
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
@@ -216,7 +223,7 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     too_faint = {id(g) for g, weak in zip(groups, faint) if weak}
     faces = [f for f in faces if id(f.group) not in too_faint]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
-    dice = list(_dice(faces, grey, pips, lone, colours, towards_camera))
+    dice = list(_dice(faces, grey, pips, lone, colours, towards_camera, split_twos=not ink_only))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, scale)]
     dice = [die for die in dice if not any(die is blob for blob in blobs) and not _speck(die, grey, scale)]
     candidates = [die_candidate(die.face, image_bgr.shape, scale) for die in dice]
@@ -272,25 +279,19 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     after grey for an unreadable die, before it for a tentative one, which grey's checks
     failed already.
     """
-    h, w = grey.shape
     out = [r for r in readings if r.status is ReadStatus.OK]
     for doubt, made in ((r, m) for r, m in zip(readings, seen) if r.status is not ReadStatus.OK):
         pips_seen, radius, maybe, no_one = made.points, made.radius, made.tentative, made.no_one
         if any(_overlap(doubt, other) for other in out):
             continue  # a die already read (or a side face's pips of one)
-        x0, y0, x1, y1 = doubt.box
-        side = max(x1 - x0, y1 - y0)
-        # a lone pip's face is only guessed: the crop reaches as far as a partner pip may lie
-        reach = max(side, round(CLOSE_REACH_RADII * radius))
-        cx0, cy0, cx1, cy1 = max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach)
-        # (copied once: the checks pick pixels from a crop's rows as one run, which a view
-        # of the frame would have copied at every pick)
-        crop, grey_crop = (np.ascontiguousarray(image[cy0:cy1, cx0:cx1]) for image in (image_bgr, grey))
+        side = max(doubt.box[2] - doubt.box[0], doubt.box[3] - doubt.box[1])
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
         here: list[DieReading] = []
-        for crop_grey in _close_images(crop, grey_crop, pips_seen - (cx0, cy0), radius, maybe):
-            look = _read(crop, crop_grey, 1.0, search_pips(crop_grey, block)._replace(texture=texture), namer, table)
+        for close in _close_images(image_bgr, grey, doubt.box, pips_seen, radius, maybe):
+            cx0, cy0 = close.origin
+            look = _read(close.crop, close.image, 1.0, search_pips(close.image, block)._replace(texture=texture),
+                         namer, table, close.ink_only)
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
@@ -306,17 +307,49 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     return out
 
 
-def _close_images(crop: np.ndarray, crop_grey: np.ndarray, pips: np.ndarray, radius: float,
-                  colour_first: bool) -> list[np.ndarray]:
-    """The images a crop round a doubtful die is read on: its grey and, where the die's
-    ``pips`` (centres in the crop, of ``radius``) differ from the body round them in colour,
-    that colour alone (see :class:`InkAxis`), mapped from ``INK_IMAGE_BODY`` (body) to
-    ``INK_IMAGE_INK`` (ink); the colour first if ``colour_first``."""
-    axis = BodyColours(crop).ink_axis(pips, radius) if len(pips) and radius > 0 else None
+class _CloseImage(NamedTuple):
+    """A crop of the frame round a doubtful die (``crop``, in colour, its top left corner at
+    ``origin`` in the frame) and the image its pips are searched on: its grey, or its ink's
+    colour alone (``ink_only``)."""
+
+    crop: np.ndarray
+    image: np.ndarray
+    origin: tuple[int, int]
+    ink_only: bool
+
+
+def _close_images(image_bgr: np.ndarray, grey: np.ndarray, box: tuple[int, int, int, int], pips: np.ndarray,
+                  radius: float, colour_first: bool) -> list[_CloseImage]:
+    """The images a doubtful die (its ``box``, its ``pips``: centres in the frame, of
+    ``radius``) is read on again: a crop round it in grey and, where its pips differ from
+    the body round them in colour, in that colour alone (see :class:`InkAxis`), mapped from
+    ``INK_IMAGE_BODY`` (body) to ``INK_IMAGE_INK`` (ink); the colour first if
+    ``colour_first``. A lone pip's face is only guessed: the crops reach as far as a
+    partner pip may lie (see ``CLOSE_REACH_RADII``, ``INK_REACH_RADII``)."""
+    h, w = grey.shape
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0)
+
+    def bounds(radii: float) -> tuple[int, int, int, int]:
+        reach = max(side, round(radii * radius))
+        return max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach)
+
+    def cropped(image: np.ndarray, at: tuple[int, int, int, int]) -> np.ndarray:
+        # (copied once: the checks pick pixels from a crop's rows as one run, which a view
+        # of the frame would have copied at every pick)
+        return np.ascontiguousarray(image[at[1]:at[3], at[0]:at[2]])
+
+    near = bounds(CLOSE_REACH_RADII)
+    crop = cropped(image_bgr, near)
+    images = [_CloseImage(crop, cropped(grey, near), near[:2], False)]
+    axis = BodyColours(crop).ink_axis(pips - near[:2], radius) if len(pips) and radius > 0 else None
     if axis is None:
-        return [crop_grey]
-    ink = np.clip(INK_IMAGE_BODY + (INK_IMAGE_INK - INK_IMAGE_BODY) * axis.share(crop), 0, 255).astype(np.uint8)
-    return [ink, crop_grey] if colour_first else [crop_grey, ink]
+        return images
+    far = bounds(INK_REACH_RADII) if len(pips) == 1 else near
+    far_crop = cropped(image_bgr, far) if far != near else crop
+    ink = np.clip(INK_IMAGE_BODY + (INK_IMAGE_INK - INK_IMAGE_BODY) * axis.share(far_crop), 0, 255).astype(np.uint8)
+    inked = _CloseImage(far_crop, ink, far[:2], True)
+    return [inked] + images if colour_first else images + [inked]
 
 
 def _other_pip_on_face(one: DieReading, pips: np.ndarray) -> bool:
@@ -377,13 +410,19 @@ class _Die(NamedTuple):
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
-          towards_camera: np.ndarray) -> Iterator[_Die]:
+          towards_camera: np.ndarray, split_twos: bool = True) -> Iterator[_Die]:
     """The faces that are dice. A tentative one is a face that failed its checks, on no
     evidence of a die but its pips' colour (coloured pips on a die of another colour),
     which is a die only if a closer look reads it.
 
     A face that passes its checks is still refused where its die's top face may lie beyond
-    it, unread (see :func:`_top_beyond`): it may be that die's front face."""
+    it, unread (see :func:`_top_beyond`): it may be that die's front face.
+
+    Unless ``split_twos`` is False, a 2 refused as the 1s of two touching dice is read as
+    those 1s (see :func:`_split_ones`). In one ink's colour alone a dark table looks like
+    the dark die on it, and only the frame's colours tell the two dice apart, which a
+    highlight beyond the 2's pips lightens as much as a table lighter than the die: there
+    the 2 stays refused."""
     grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
     # a lone blob many times the size of the frame's pips is a whole die (a light one on a
     # dark table, its pips smeared away), not a 1 (see _held_ones); blobs that big linked
@@ -396,7 +435,8 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     die_offset = median(offsets) if offsets else None
     verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset, towards_camera) for face in faces
                 if face.fit is not None and face.group.radius <= biggest_one}
-    faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
+    if split_twos:
+        faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     faces, lone, held = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset,
                                    towards_camera)
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
