@@ -65,3 +65,11 @@ def test_the_front_face_of_a_die_read_is_no_die(seed: int, index: int, where: tu
     image, truths = render(nth_scene(seed, index, **options))
     assert not any(math.dist(t.centre, where) < 25 for t in truths)  # (no die's top face lies there)
     assert not [r for r in read_frame(as_saved(image)) if math.dist(r.center, where) < 12 and r.value is not None]
+
+
+def test_a_red_1_in_a_highlight_is_no_blob_in_the_inks_colour() -> None:
+    """``--seed 2005 --colours black/red black/gold``, scene 8: a black 1 with a red pip in a
+    highlight. Read in the ink's colour, the 1 was asked whether it holds pips at full size
+    in grey, where the highlight round the red pip comes apart into blobs, and was dropped as
+    a whole die taken for a pip. It is asked on the image it was found on."""
+    assert _read_at(2005, 8, (833, 432), **BLACK_DICE) == ([1], [1])

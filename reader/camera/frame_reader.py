@@ -224,7 +224,7 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     faces = [f for f in faces if id(f.group) not in too_faint]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     dice = list(_dice(faces, grey, pips, lone, colours, towards_camera, split_twos=not ink_only))
-    blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, scale)]
+    blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, grey, scale)]
     dice = [die for die in dice if not any(die is blob for blob in blobs) and not _speck(die, grey, scale)]
     candidates = [die_candidate(die.face, image_bgr.shape, scale) for die in dice]
     if table is None and namer is not None and candidates:
@@ -250,13 +250,16 @@ def _speck(die: _Die, grey: np.ndarray, scale: float) -> bool:
                                        and edged_share(group.pips[0], group.squash, grey) < MIN_SMALL_ONE_EDGES)
 
 
-def _holds_pips(pip: Pip, image_bgr: np.ndarray, scale: float) -> bool:
-    """Whether a pip (found on an image ``1 / scale`` the size of ``image_bgr``) holds pips
-    when looked at alone at full size (see :func:`held_pips`)."""
+def _holds_pips(pip: Pip, image_bgr: np.ndarray, grey: np.ndarray, scale: float) -> bool:
+    """Whether a pip (found on ``grey``, ``1 / scale`` the size of ``image_bgr``) holds pips
+    when looked at alone at full size (see :func:`held_pips`): on ``grey`` itself where that
+    is full size (a crop's, which may be one ink's colour alone: in grey, a coloured pip in
+    a highlight comes apart into blobs), else on ``image_bgr`` in grey."""
     reach = math.ceil(pip.radius * scale) + 2
     x, y = round(pip.x * scale), round(pip.y * scale)
     x0, y0 = max(0, x - reach), max(0, y - reach)
-    crop = cv2.cvtColor(image_bgr[y0:y + reach + 1, x0:x + reach + 1], cv2.COLOR_BGR2GRAY)
+    window = (slice(y0, y + reach + 1), slice(x0, x + reach + 1))
+    crop = grey[window] if scale == 1 else cv2.cvtColor(image_bgr[window], cv2.COLOR_BGR2GRAY)
     return bool(held_pips(replace(pip, x=pip.x * scale - x0, y=pip.y * scale - y0, radius=pip.radius * scale), crop))
 
 
