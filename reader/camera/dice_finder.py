@@ -80,6 +80,10 @@ ELONGATED, ALIGNED_ANGLE, BESIDE_ANGLE = 0.85, 25.0, 35.0
 #: top face gets (their bodies' grey levels); darker than ``CLEAR_SHADE`` of it, its pip
 #: contrast is darker by the same factor, give or take ``MAX_LIGHT_MISMATCH``.
 MIN_SIDE_LIGHT, CLEAR_SHADE, MAX_LIGHT_MISMATCH = 0.4, 0.7, 1.6
+#: A die's top face shows its pips at least this share as clearly as its front face: a face
+#: whose pips stand out less than that (a blob of grain, a speck) does not take a face lying
+#: towards the camera from it for its front face.
+FAINT_TOP = 0.6
 
 
 @dataclass
@@ -412,10 +416,11 @@ class _Pairs:
                     and self.roundness[i] < SIDE_FLATNESS * self.roundness[top])
 
     def in_front_of(self, i: int, top: int) -> bool:
-        """Whether face i is a side face of ``top``'s die, lying towards the camera from it."""
+        """Whether face i is a side face of ``top``'s die, lying towards the camera from it
+        (``top`` showing its pips at least ``FAINT_TOP`` as clearly)."""
         # pips that fit no face show no die's extent to measure that by
         if not (self.same[i][top] and self.fitted[top] and self.along[i][top] > SIDE_DIRECTION_COS
-                and self._looks_like_side(i, top)):
+                and self.contrast[top] >= FAINT_TOP * self.contrast[i] and self._looks_like_side(i, top)):
             return False
         dimmer = self.lit[i] < FRONT_SHADE * self.lit[top]
         # a front face stands up from the table: seen from low down, its centre lies further
