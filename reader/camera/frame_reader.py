@@ -280,13 +280,17 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     white pips on a red one), the crop is also read in that colour alone, which a
     highlight does not change (in grey, glare on a dark die is as bright as its pips):
     after grey for an unreadable die, before it for a tentative one, which grey's checks
-    failed already.
+    failed already. A doubtful die that a die read already overlaps is passed over, unless
+    it is a pipless body (which may hold two touching dice, one of them read on another
+    doubt's crop): that is read for the dice not read yet, and dropped if it holds none.
     """
     out = [r for r in readings if r.status is ReadStatus.OK]
     for doubt, made in ((r, m) for r, m in zip(readings, seen) if r.status is not ReadStatus.OK):
         pips_seen, radius, maybe, no_one = made.points, made.radius, made.tentative, made.no_one
-        if any(_overlap(doubt, other) for other in out):
-            continue  # a die already read (or a side face's pips of one)
+        # (a die already read: the doubt is one of its faces, or a body holding it and another)
+        read_there = any(_overlap(doubt, other) for other in out)
+        if read_there and not made.loose:
+            continue
         side = max(doubt.box[2] - doubt.box[0], doubt.box[3] - doubt.box[1])
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
@@ -301,12 +305,14 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                             box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
                     for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK
                     and _doubts_die(own + (cx0, cy0), (r.center[0] + cx0, r.center[1] + cy0), doubt.box, made)]
-            here = [r for r in here if not any(_overlap(r, other) for other in out)
+            # (touching dice's boxes hold each other's centres: on a body with a die read, only
+            # a die centred off that die's face is another)
+            here = [r for r in here if not any((_same_face if read_there else _overlap)(r, other) for other in out)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))]
             if here:
                 break
-        out.extend(here or ([] if maybe else [doubt]))
+        out.extend(here or ([] if maybe or read_there else [doubt]))
     return out
 
 
@@ -391,6 +397,13 @@ def _held(own: np.ndarray, pips: np.ndarray, radius: float) -> np.ndarray:
         return np.zeros(len(pips), bool)
     apart = np.hypot(pips[:, None, 0] - own[None, :, 0], pips[:, None, 1] - own[None, :, 1])
     return apart.min(axis=1) <= radius
+
+
+def _same_face(a: DieReading, b: DieReading) -> bool:
+    """Whether the readings' centres lie within half a face of each other (the smaller of
+    their boxes' sides: a box holds a die's side faces too)."""
+    half = min(a.box[2] - a.box[0], a.box[3] - a.box[1], b.box[2] - b.box[0], b.box[3] - b.box[1]) / 2
+    return math.dist(a.center, b.center) < half
 
 
 def _overlap(a: DieReading, b: DieReading) -> bool:
