@@ -59,8 +59,15 @@ MIN_INK_TINT = 0.15
 #: share of its size.
 MAX_BODY_COLOUR_GAP = 0.25
 
-_ANGLES = np.linspace(0, 2 * np.pi, RING_POINTS, endpoint=False)
-_RING = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
+
+def ring_directions(count: int) -> np.ndarray:
+    """``count`` unit vectors spread evenly round a circle, the first along x: the points of
+    a ring round a pip (or the rays from it), in its radii."""
+    angles = np.linspace(0, 2 * np.pi, count, endpoint=False)
+    return np.column_stack([np.cos(angles), np.sin(angles)])
+
+
+_RING = ring_directions(RING_POINTS)
 #: The ink's sample points, in pip radii: the centre and a circle round it.
 _INK_SPOTS = np.vstack([[0.0, 0.0], INK_RADII * _RING[::3]])
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from reader.camera.body_colour import BodyColours, colours_apart
+from reader.camera.body_colour import BodyColours, colours_apart, ring_directions
 from reader.camera.dice_finder import SIDE_DIRECTION_COS
 from reader.camera.pips import Pip
 
@@ -54,8 +54,7 @@ MIN_CENTRING = 0.45
 #: of its centre, in at least this share of directions.
 MIN_EDGE_SEEN = 0.75
 
-_ANGLES = np.linspace(0, 2 * np.pi, RAY_COUNT, endpoint=False)
-_DIRECTIONS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
+_DIRECTIONS = ring_directions(RAY_COUNT)
 
 
 def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),

@@ -19,7 +19,7 @@ from statistics import median
 
 import numpy as np
 
-from reader.camera.body_colour import INK_CHROMA, NEUTRAL_CHROMA, BodyColours, colours_apart
+from reader.camera.body_colour import INK_CHROMA, NEUTRAL_CHROMA, BodyColours, colours_apart, ring_directions
 from reader.camera.die_body import centred_on_body, face_half
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import (ALL_SPOTS, CANONICAL, CORNERS, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout,
@@ -441,14 +441,8 @@ def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: 
     return inked
 
 
-def _ring_directions(count: int) -> np.ndarray:
-    """``count`` unit vectors spread evenly round a circle, the first along x."""
-    angles = np.linspace(0, 2 * np.pi, count, endpoint=False)
-    return np.column_stack([np.cos(angles), np.sin(angles)])
-
-
 #: The points of the rings round a place, in pip radii.
-_RINGS = np.concatenate([k * _ring_directions(GLARE_RING_SAMPLES) for k in GLARE_RING_RADII])
+_RINGS = np.concatenate([k * ring_directions(GLARE_RING_SAMPLES) for k in GLARE_RING_RADII])
 
 
 def _inked_by_rims(inked: np.ndarray, levels: np.ndarray, rims: np.ndarray, smeared: bool) -> np.ndarray:
@@ -733,7 +727,7 @@ def _row_medians(levels: np.ndarray) -> np.ndarray:
 
 
 _NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
-_RING_DIRECTIONS = _ring_directions(8)
+_RING_DIRECTIONS = ring_directions(8)
 #: Where a foreseen place is sampled, in pip radii: nudged about it, then on a ring round it.
 _PLACE_SAMPLES = np.vstack([PLACE_NUDGE * _NUDGES, 2.2 * _RING_DIRECTIONS])
 
