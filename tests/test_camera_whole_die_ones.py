@@ -41,3 +41,27 @@ def test_a_blob_holding_one_pip_of_a_4_is_no_1() -> None:
     assert [t.value for t in truths if math.dist(t.centre, where) < 15] == [4]
     readings = read_frame(as_saved(image))
     assert [r.value for r in readings if math.dist(r.center, where) < 25] == [4]
+
+
+def test_a_1_in_a_highlight_is_read_from_the_blob_they_make() -> None:
+    """``render_labelled.py --seed 2108 --glare 0.4-0.6``, scene 45: a blue die's white 1 in
+    a highlight as light as the pip's rim. The pip and the highlight are cut out as one
+    blob, uneven inside, refused as no pip; the pip it holds, over half its radius, is read
+    as a 1."""
+    where = (929, 213)
+    image, truths = render(nth_scene(2108, 45, glare=(0.4, 0.6)))
+    assert [t.value for t in truths if math.dist(t.centre, where) < 15] == [1]
+    readings = read_frame(as_saved(image))
+    assert [r.value for r in readings if math.dist(r.center, where) < 25] == [1]
+
+
+def test_the_middle_pip_of_a_5_in_a_highlight_is_no_1() -> None:
+    """``render_labelled.py --seed 1906 --pip-size 0.055-0.075``, scene 13: an orange 5 of
+    small white pips, its middle pip and a highlight round it one uneven blob. The pip that
+    blob holds lies inside the face its four other pips make (small pips put them outside
+    a 1's typical face): it is not read as a 1, and the 5 is read."""
+    where = (1073, 595)
+    image, truths = render(nth_scene(1906, 13, pip_sizes=(0.055, 0.075)))
+    assert [t.value for t in truths if math.dist(t.centre, where) < 15] == [5]
+    readings = read_frame(as_saved(image))
+    assert [r.value for r in readings if math.dist(r.center, where) < 25] == [5]

@@ -77,6 +77,14 @@ CLOSE_BLOCK_MIN = 9
 #: blobs bigger still are whole dice (light ones on a dark table) or the shadows beside
 #: small dice, two of which lie as far apart as a big 2's pips.
 MAX_ONE_RATIO = 3.0
+#: A lone blob refused as no pip (uneven inside: a pip and a highlight round it, cut out
+#: as one) may hold its pip at up to this share of its radius (a die cut out whole holds
+#: pips of at most ``HELD_RATIO`` of its own).
+LIT_ONE_RATIO = 0.75
+#: ... where the highlight shows round that pip: its surroundings lie nearer the blob's
+#: ink than the blob's own by at least this share of the blob's contrast (a small die's
+#: pip blurred into its rim, the die's other pips unfound, has the blob's surroundings).
+LIT_RING_SHARE = 0.1
 #: A crop round a doubtful die reaches at least this many pip radii past its box (a lone
 #: pip's partner, and the ring round the partner, lie inside it) ...
 CLOSE_REACH_RADII = 13
@@ -534,20 +542,34 @@ def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[in
                pips: list[Pip], lone: list[Pip], colours: BodyColours, die_offset: float | None,
                towards_camera: np.ndarray) -> tuple[list[FaceCandidate], list[Pip], set[int]]:
     """The faces and lone pips with each lone blob too big for a 1 (bigger than
-    ``biggest_one``) that holds a single pip of its own (see :func:`held_pips`) replaced by
-    that pip, a 1, where it passes a 1's checks (its verdict is added to ``verdicts``); and
-    the ids of those pips.
+    ``biggest_one``) or refused as no pip that holds a single pip of its own (see
+    :func:`held_pips`) replaced by that pip, a 1, where it passes a 1's checks (its verdict
+    is added to ``verdicts``); and the ids of those pips.
 
     A die lighter than a dark table stands out from it as one blob with its pips inside;
     the search takes such a blob apart only where it holds two pips or more (one pip left
-    of a blob that is no die would read as a 1), so a die showing 1 stayed a blob. Its pip
+    of a blob that is no die would read as a 1), so a die showing 1 stayed a blob. A light
+    1 in a highlight as light as its rim is cut out with the highlight, a blob uneven
+    inside (see ``LIT_ONE_RATIO``), unless it lies on a face of more pips (small pips put
+    a 5's corners outside a 1's typical face, where its checks do not look). The pip
     must still pass every check of a 1 (at the centre of its body, no stray beside it, its
     empty places clear), with the blob out of the way: a face of more pips, part of it cut
     out with one of them, shows its other pips beside that one or at a 1's empty places."""
     held: set[int] = set()
-    for blob_face in [f for f in faces if f.group.radius > biggest_one]:
+    fits = [f.fit for f in faces if len(f.group.pips) > 1 and f.fit is not None]
+
+    def lit_one(face: FaceCandidate) -> bool:
+        return (len(face.group.pips) == 1 and id(face) in verdicts and verdicts[id(face)].reason == "no pip"
+                and not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in fits))
+
+    for blob_face in [f for f in faces if f.group.radius > biggest_one or lit_one(f)]:
         blob = blob_face.group.pips[0]
-        inner = held_pips(blob, grey)
+        if blob_face.group.radius > biggest_one:
+            inner = held_pips(blob, grey)
+        else:
+            # (towards the blob's ink: lighter round a light pip)
+            inner = [p for p in held_pips(blob, grey, LIT_ONE_RATIO)
+                     if (blob.ring - p.ring if blob.dark else p.ring - blob.ring) >= LIT_RING_SHARE * blob.contrast]
         if len(inner) != 1:
             continue
         opened = [inner[0] if p is blob else p for p in lone]

@@ -188,10 +188,10 @@ def _opened(pips: list[Pip], grey: np.ndarray) -> list[Pip]:
     return out
 
 
-def held_pips(pip: Pip, grey: np.ndarray) -> list[Pip]:
+def held_pips(pip: Pip, grey: np.ndarray, ratio: float = HELD_RATIO) -> list[Pip]:
     """The pips a blob holds when searched on its own (on a crop just round it, with a
     neighbourhood of at least ``HELD_BLOCK`` pixels): of the other polarity, or at most
-    ``HELD_RATIO`` of its radius. A whole small die is one blob wherever its pips are too
+    ``ratio`` of its radius. A whole small die is one blob wherever its pips are too
     small to be found (on an image reduced for bigger dice, or searched with a
     neighbourhood as big as the die)."""
     reach = math.ceil(pip.radius) + 2
@@ -199,7 +199,7 @@ def held_pips(pip: Pip, grey: np.ndarray) -> list[Pip]:
     x0, y0 = max(0, x - reach), max(0, y - reach)
     crop = grey[y0:y + reach + 1, x0:x + reach + 1]
     return [replace(p, x=p.x + x0, y=p.y + y0) for p in find_pips(crop, max(HELD_BLOCK, reach) | 1)
-            if (p.dark != pip.dark or p.radius < HELD_RATIO * pip.radius)
+            if (p.dark != pip.dark or p.radius < ratio * pip.radius)
             and math.hypot(p.x + x0 - pip.x, p.y + y0 - pip.y) < pip.radius]
 
 
