@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from reader.camera.face_checks import MIN_EMPTY_SPOT, _inked_by_rims, _rim_steps
+from reader.camera.face_checks import HIDDEN_RIM_STEP, MIN_EMPTY_SPOT, _inked_by_rims, _rim_steps
 from reader.camera.frame_reader import read_frame
 from reader.camera.render import render
 
@@ -38,7 +38,7 @@ def inked(grey: np.ndarray, ink: float = INK, body: float = BODY, smeared: bool 
     level = np.array([(float(image[50, 50]) - ink) / (body - ink)])
     by_grey = level < MIN_EMPTY_SPOT
     rims = _rim_steps(image, PLACE, level, RADIUS, ink, body)
-    return bool(by_grey[0]), bool(_inked_by_rims(by_grey, level, rims, smeared)[0])
+    return bool(by_grey[0]), bool(_inked_by_rims(by_grey, np.zeros(1, bool), level, rims, smeared)[0])
 
 
 def test_a_place_in_a_soft_highlight_is_empty() -> None:
@@ -91,15 +91,43 @@ def test_a_place_whose_rings_leave_the_image_is_as_grey_shows_it() -> None:
     level = np.array([(float(image[2, 20]) - INK) / (BODY - INK)])
     rims = _rim_steps(image, np.array([[20.0, 2.0]]), level, RADIUS, INK, BODY)
     assert np.isnan(rims[0])
-    assert _inked_by_rims(np.array([True]), level, rims, False)[0]
-    assert not _inked_by_rims(np.array([False]), level, rims, False)[0]
+    assert _inked_by_rims(np.array([True]), np.zeros(1, bool), level, rims, False)[0]
+    assert not _inked_by_rims(np.array([False]), np.zeros(1, bool), level, rims, False)[0]
 
 
-@pytest.mark.parametrize(("index", "where", "value"), [(59, (934, 421), 5), (33, (618, 428), 4)])
-def test_faces_with_an_empty_place_in_a_highlight_are_read(index: int, where: tuple[int, int], value: int) -> None:
-    """``render_labelled.py --seed 1808 --glare 0.4-0.6``, scene INDEX: a face of light pips
-    with a highlight over one of its empty places is read (it went unread)."""
-    image, truths = render(nth_scene(1808, index, glare=(0.4, 0.6)))
+@pytest.mark.parametrize(("seed", "index", "where", "value", "options"), [
+    (1808, 59, (934, 421), 5, {"glare": (0.4, 0.6)}),
+    (1808, 33, (618, 428), 4, {"glare": (0.4, 0.6)}),
+    # a black 2 with red pips seen from straight above, a highlight as light as the red
+    # between its pips: white there, no ink, however it stands out from the black round it
+    (2110, 14, (871, 512), 2, {"tilt": 0.0, "distance": 0.8}),
+])
+def test_faces_with_an_empty_place_in_a_highlight_are_read(seed: int, index: int, where: tuple[int, int],
+                                                          value: int, options: dict[str, object]) -> None:
+    """``render_labelled.py --seed SEED [options]``, scene INDEX: a face of light pips with
+    a highlight over one of its empty places is read (it went unread)."""
+    image, truths = render(nth_scene(seed, index, **options))
     assert [t.value for t in truths if math.dist(t.centre, where) < 12] == [value]
     readings = read_frame(as_saved(image))
     assert [r.value for r in readings if math.dist(r.center, where) < 25] == [value]
+
+
+def test_a_place_as_light_as_the_ink_and_none_of_its_colour_stays_empty_whatever_its_rim() -> None:
+    """A place grey shows as light as a dark die's red pips that stands out from the black
+    round it as a pip does: empty where it shows none of the red (a white highlight), inked
+    where it does (a red pip under the highlight)."""
+    level, rims = np.array([0.05]), np.array([HIDDEN_RIM_STEP + 0.1])
+    assert not _inked_by_rims(np.array([False]), np.array([True]), level, rims, False)[0]
+    assert _inked_by_rims(np.array([False]), np.array([False]), level, rims, False)[0]
+
+
+def test_a_5_whose_middle_pip_is_under_a_highlight_is_no_4() -> None:
+    """``render_labelled.py --seed 2105 --colours black/red black/gold``, scene 51: a black 5
+    with red pips seen from straight above, its middle pip under a highlight lighter than
+    the red. The place shows part of the red still, and it stands out from its rim: the
+    corner pips are not read as a 4."""
+    where = (172, 201)
+    image, truths = render(nth_scene(2105, 51, colours=("black/red", "black/gold")))
+    assert [t.value for t in truths if math.dist(t.centre, where) < 12] == [5]
+    readings = read_frame(as_saved(image))
+    assert 4 not in [r.value for r in readings if math.dist(r.center, where) < 25]

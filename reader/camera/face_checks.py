@@ -337,11 +337,12 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return Verdict("occluded", 0.0, die_like())  # the face runs off the frame
     # an empty place on a smeared pip's track may show that much of its ink, and no more
     empty_enough = MIN_EMPTY_SPOT * (1 - smear.ink_at(spots, pip_xy)) if smear is not None else MIN_EMPTY_SPOT
-    inked = _inked_places(spot_levels, empty_enough, spots, pips, colours) if spot_levels.size else None
+    inked, colourless = _inked_places(spot_levels, empty_enough, spots, pips, colours) if spot_levels.size \
+        else (None, None)
     if inked is not None and len(pips) > 1:
         # a highlight lifts a place with the body round it; a pip shows its rim, however lit
-        inked = _inked_by_rims(inked, spot_levels, _rim_steps(grey, spots, spot_levels, radius, ink, body),
-                               smear is not None)
+        inked = _inked_by_rims(inked, colourless, spot_levels,
+                               _rim_steps(grey, spots, spot_levels, radius, ink, body), smear is not None)
     if inked is not None and inked.any():
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
@@ -411,12 +412,13 @@ def _clearance(points: np.ndarray, pips: np.ndarray) -> np.ndarray:
 
 
 def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: np.ndarray,
-                  pips: Sequence[Pip], colours: BodyColours | None) -> np.ndarray:
+                  pips: Sequence[Pip], colours: BodyColours | None) -> tuple[np.ndarray, np.ndarray]:
     """Which of ``places`` (a face's empty places, with grey ``levels``: 0 ink, 1 body) hold
     ink: less than ``empty_enough`` in grey and, where ink and body differ in colour, in
-    colour too. A place part covered by a pip shows as much of the ink's colour as of its
-    grey; a highlight (white light, on a dark die as bright as its coloured pips) shows its
-    grey alone.
+    colour too; and which of those grey shows inked hold none of the ink's colour (less
+    than ``MIN_INK_SHARE``). A place part covered by a pip shows as much of the ink's colour
+    as of its grey; a highlight (white light, on a dark die as bright as its coloured pips)
+    shows its grey alone.
 
     Colour speaks only for a place part way from ink to body (one as dark as dark ink may
     lie off the die, on the table), or beyond it on a face of light pips (a highlight on a
@@ -428,31 +430,36 @@ def _inked_places(levels: np.ndarray, empty_enough: float | np.ndarray, places: 
     """
     inked = levels < empty_enough
     doubt = inked & ((levels >= MIN_GLARE_LEVEL) | (not pips[0].dark))
+    colourless = np.zeros_like(inked)
     if colours is None or len(pips) < 2 or not (doubt.any() or pips[0].dark):
-        return inked
+        return inked, colourless
     share = colours.ink_share(places, pips)
     if share is None:
-        return inked
+        return inked, colourless
     inked[doubt] = share[doubt] >= MIN_INK_SHARE * (1 - levels[doubt])
+    colourless[doubt] = share[doubt] < MIN_INK_SHARE
     # a dark pip under a highlight is as light as the body round it, or lighter, but white
     # light leaves it the ink's colour, not the body's
     if pips[0].dark:
         inked |= share >= HIDDEN_INK_SHARE
-    return inked
+    return inked, colourless
 
 
 #: The points of the rings round a place, in pip radii.
 _RINGS = np.concatenate([k * ring_directions(GLARE_RING_SAMPLES) for k in GLARE_RING_RADII])
 
 
-def _inked_by_rims(inked: np.ndarray, levels: np.ndarray, rims: np.ndarray, smeared: bool) -> np.ndarray:
+def _inked_by_rims(inked: np.ndarray, colourless: np.ndarray, levels: np.ndarray, rims: np.ndarray,
+                   smeared: bool) -> np.ndarray:
     """Which of a face's empty places hold ink, told by their rims (``rims``, see
-    :func:`_rim_steps`) as well as their grey ``levels`` (``inked``: by grey alone): a place
-    grey shows inked that a highlight lifts with the body round it is empty (see
-    ``GLARE_RIM_STEP``), one grey shows empty that stands out from its rim as a pip does
-    holds one (see ``HIDDEN_RIM_STEP``; not on a ``smeared`` face)."""
+    :func:`_rim_steps`) as well as by ``inked`` (grey and colour, see :func:`_inked_places`;
+    ``levels``: grey alone): a place shown inked that a highlight lifts with the body round
+    it is empty (see ``GLARE_RIM_STEP``), one shown empty that stands out from its rim as a
+    pip does holds one (see ``HIDDEN_RIM_STEP``; not on a ``smeared`` face), unless it is
+    ``colourless``: as light as the ink in grey, and none of the ink's colour (a highlight
+    on a dark die, as light as its red pips, is white; a red pip under it still shows red)."""
     lit = (levels >= MIN_GLARED_LEVEL) & (rims < GLARE_RIM_STEP)
-    return np.where(inked, ~lit, (rims >= HIDDEN_RIM_STEP) & (not smeared))
+    return np.where(inked, ~lit, (rims >= HIDDEN_RIM_STEP) & ~colourless & (not smeared))
 
 
 def _rim_steps(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, radius: float, ink: float,
