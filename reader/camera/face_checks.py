@@ -28,6 +28,8 @@ from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO, squa
 from reader.camera.pips import Pip
 from reader.camera.smear import Smear, face_smear, smeared
 
+#: Why a lone blob is no printed pip (a soft-edged highlight, or a blob uneven inside).
+NO_PIP = "no pip"
 #: An empty pip spot must be at least this far from the pip level towards the body.
 MIN_EMPTY_SPOT = 0.6
 #: Face samples between the pips and the edge may stray this far from the body level.
@@ -281,9 +283,9 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         # an unreadable lone pip is never reported (it is no evidence of a die): the cheap
         # checks first, and no word on whether it looks like a die
         if pips[0].edge_width > SOFT_SLOPE * radius + BLUR_OFFSET:
-            return Verdict("no pip", 0.0, False)  # a soft-edged blob: a highlight, not a printed pip
+            return Verdict(NO_PIP, 0.0, False)  # a soft-edged blob: a highlight, not a printed pip
         if _mottled(pips[0], grey):
-            return Verdict("no pip", 0.0, False)  # a small die on a table of the other polarity
+            return Verdict(NO_PIP, 0.0, False)  # a small die on a table of the other polarity
         if _cut_by_frame(fit, grey.shape):
             return Verdict("occluded", 0.0, False)
         # (this one first: whichever check refuses the pip, a closer look must know it)

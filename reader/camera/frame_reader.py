@@ -16,7 +16,7 @@ from reader.camera.colour import medians
 from reader.camera.dice_finder import (CLEAR_SHADE, FACE_HALF, FRONT_SHADE, SIDE_DIRECTION_COS, STEEP_VIEW,
                                        FaceCandidate, face_candidates, face_of)
 from reader.camera.die_body import compact_body, edged_share
-from reader.camera.face_checks import Verdict, check_face
+from reader.camera.face_checks import NO_PIP, Verdict, check_face
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips
 from reader.camera.pipless_dice import PiplessBody, pipless_bodies
@@ -550,16 +550,17 @@ def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[in
     the search takes such a blob apart only where it holds two pips or more (one pip left
     of a blob that is no die would read as a 1), so a die showing 1 stayed a blob. A light
     1 in a highlight as light as its rim is cut out with the highlight, a blob uneven
-    inside (see ``LIT_ONE_RATIO``), unless it lies on a face of more pips (small pips put
-    a 5's corners outside a 1's typical face, where its checks do not look). The pip
-    must still pass every check of a 1 (at the centre of its body, no stray beside it, its
-    empty places clear), with the blob out of the way: a face of more pips, part of it cut
-    out with one of them, shows its other pips beside that one or at a 1's empty places."""
+    inside: such a blob is looked into too (see ``LIT_ONE_RATIO``), unless it lies on a face
+    of more pips (small pips put a 5's corners outside a 1's typical face, where its checks
+    do not look). The pip must still pass every check of a 1 (at the centre of its body, no
+    stray beside it, its empty places clear), with the blob out of the way: a face of more
+    pips, part of it cut out with one of them, shows its other pips beside that one or at a
+    1's empty places."""
     held: set[int] = set()
     fits = [f.fit for f in faces if len(f.group.pips) > 1 and f.fit is not None]
 
     def lit_one(face: FaceCandidate) -> bool:
-        return (len(face.group.pips) == 1 and id(face) in verdicts and verdicts[id(face)].reason == "no pip"
+        return (len(face.group.pips) == 1 and id(face) in verdicts and verdicts[id(face)].reason == NO_PIP
                 and not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in fits))
 
     for blob_face in [f for f in faces if f.group.radius > biggest_one or lit_one(f)]:
