@@ -50,6 +50,11 @@ EDGE_SHARE, MIN_EDGE_STEP = 0.25, 12.0
 #: Where the body's edge is seen both ways, the nearer edge is at least this share of the
 #: farther: the pip sits at the face's centre.
 MIN_CENTRING = 0.45
+#: ... except in one direction, where a speck or a highlight's edge may cut the ray short,
+#: if the edge is seen both ways in at least ``MIN_EVEN_PAIRS`` other directions and lies
+#: in each at least ``EVEN_CENTRING`` as far one way as the other (a pip off its face's
+#: centre, a 2's printed small, lies off it in most directions).
+MIN_EVEN_PAIRS, EVEN_CENTRING = 5, 0.8
 #: A body with pips that form no face is die-sized: its edge is seen, within ``RAY_REACH``
 #: of its centre, in at least this share of directions.
 MIN_EDGE_SEEN = 0.75
@@ -148,12 +153,18 @@ def _past_rim(ends: np.ndarray) -> np.ndarray:
 
 def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False) -> bool:
     """Whether, in every direction where the body's edge is seen both ways, it lies about
-    as far one way as the opposite way; ``unheeded`` marks the pairs of opposite rays
-    (indexed by the first) that are not asked."""
+    as far one way as the opposite way (in all but one, where the others are clearly even:
+    see ``MIN_EVEN_PAIRS``); ``unheeded`` marks the pairs of opposite rays (indexed by the
+    first) that are not asked."""
     half = RAY_COUNT // 2
     near, far = np.minimum(ends[:half], ends[half:]), np.maximum(ends[:half], ends[half:])
     asked = np.isfinite(far) & ~np.asarray(unheeded, bool)
-    return bool(np.all(near[asked] >= MIN_CENTRING * far[asked]))
+    off = asked & (near < MIN_CENTRING * far)
+    if not off.any():
+        return True
+    others = asked & ~off
+    return bool(np.count_nonzero(off) == 1 and np.count_nonzero(others) >= MIN_EVEN_PAIRS
+                and np.all(near[others] >= EVEN_CENTRING * far[others]))
 
 
 def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray,
