@@ -502,9 +502,13 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     # may have failed them on glare, as bright as a dark die's coloured pips, or at the
     # reduced size), unless they lie on a die read (its side faces)
     for face, verdict in failed:
-        if (not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in read)
-                and colours.pips_axis(face.group.pips) is not None):
+        if not _on_a_face(face.centre, read) and colours.pips_axis(face.group.pips) is not None:
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
+
+
+def _on_a_face(point: np.ndarray, fits: list[LayoutFit]) -> bool:
+    """Whether ``point`` lies on the whole square of any of the faces ``fits``."""
+    return any(within(fit.axes, *(point - fit.centre), FACE_HALF) for fit in fits)
 
 
 def _split_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip],
@@ -561,7 +565,7 @@ def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[in
 
     def lit_one(face: FaceCandidate) -> bool:
         return (len(face.group.pips) == 1 and id(face) in verdicts and verdicts[id(face)].reason == NO_PIP
-                and not any(within(fit.axes, *(face.centre - fit.centre), FACE_HALF) for fit in fits))
+                and not _on_a_face(face.centre, fits))
 
     for blob_face in [f for f in faces if f.group.radius > biggest_one or lit_one(f)]:
         blob = blob_face.group.pips[0]
