@@ -173,7 +173,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
         seen.append(_pips_on(body, found.pips, scale))
-    return _closer_look(image_bgr, grey, readings, seen, namer, table, found.texture)
+    return _closer_look(image_bgr, grey, readings, seen, namer, table, found.texture, look.die_offset)
 
 
 def _pips_on(body: PiplessBody, pips: list[Pip], scale: float) -> _Seen:
@@ -206,21 +206,24 @@ class _Seen(NamedTuple):
 
 class _Look(NamedTuple):
     """What one look at a frame (or a crop) read: the readings, what each was made from,
-    the table's colour, and whether the image was searched too coarse (a 1 read on it
-    holds pips at full size; it is dropped)."""
+    the table's colour, whether the image was searched too coarse (a 1 read on it
+    holds pips at full size; it is dropped), and the pip offset of the dice read (see
+    :func:`_die_offset`, in the frame's pixels; None if it read none of 2 pips or more)."""
 
     readings: list[DieReading]
     seen: list[_Seen]
     table: np.ndarray | None
     too_coarse: bool
+    die_offset: float | None
 
 
 def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearch, namer: ColourNamer | None,
-          table: np.ndarray | None = None, ink_only: bool = False) -> _Look:
+          table: np.ndarray | None = None, ink_only: bool = False, die_offset: float | None = None) -> _Look:
     """The dice whose faces the pips ``found`` on ``grey`` (``1 / scale`` the size of
     ``image_bgr``) show; ``table`` is the table's colour if known (else it is measured).
     ``ink_only``: ``grey`` is one ink's colour alone (see :func:`_close_images`), in which
-    a dark die and a dark table look alike."""
+    a dark die and a dark table look alike. ``die_offset``: the pip offset of the frame's
+    dice (frame pixels), for an image that shows none of its own."""
     pips = found.pips
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
@@ -231,7 +234,8 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     too_faint = {id(g) for g, weak in zip(groups, faint) if weak}
     faces = [f for f in faces if id(f.group) not in too_faint]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
-    dice = list(_dice(faces, grey, pips, lone, colours, towards_camera, split_twos=not ink_only))
+    dice = list(_dice(faces, grey, pips, lone, colours, towards_camera, split_twos=not ink_only,
+                      frame_offset=die_offset / scale if die_offset is not None else None))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, grey, scale)]
     dice = [die for die in dice if not any(die is blob for blob in blobs) and not _speck(die, grey, scale)]
     candidates = [die_candidate(die.face, image_bgr.shape, scale) for die in dice]
@@ -244,7 +248,9 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
                                    ReadStatus.OK if die.value is not None else ReadStatus.UNREADABLE, die.reason))
     seen = [_Seen(die.face.group.points * scale, die.face.group.radius * scale, die.tentative, die.no_one)
             for die in dice]
-    return _Look(readings, seen, table, bool(blobs) and scale > 1)
+    own_offset = _die_offset([die.face.fit for die in dice if die.value is not None and die.value > 1])
+    return _Look(readings, seen, table, bool(blobs) and scale > 1,
+                 own_offset * scale if own_offset is not None else die_offset)
 
 
 def _speck(die: _Die, grey: np.ndarray, scale: float) -> bool:
@@ -272,7 +278,8 @@ def _holds_pips(pip: Pip, image_bgr: np.ndarray, grey: np.ndarray, scale: float)
 
 
 def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[_Seen],
-                 namer: ColourNamer | None, table: np.ndarray | None, texture: float) -> list[DieReading]:
+                 namer: ColourNamer | None, table: np.ndarray | None, texture: float,
+                 die_offset: float | None) -> list[DieReading]:
     """The readings, each unreadable die read again at full size on a crop round it; the
     dice the crop reads there replace it (else it stays as it was). ``seen`` holds what
     each reading was made from. A die read on the crop is the doubtful one's if its face
@@ -282,7 +289,10 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     on the crop must account for the pips seen (none of them may lie on its face but its
     own pip). A tentative die the crop does not read is dropped. The faces read on a crop
     are held to the frame's ``texture`` (see ``TEXTURE_RATIO``), not the crop's: the die
-    itself fills much of a crop.
+    itself fills much of a crop. A crop that holds no die of 2 pips or more takes the size
+    of its dice from the frame's (``die_offset``, see :func:`_die_offset`): a lone pip's own
+    surroundings cannot tell a 1 from a 2's pip printed small on a dark table, whose edge
+    the rays do not see.
 
     Where those pips differ from their die in colour (red or gold pips on a black die,
     white pips on a red one), the crop is also read in that colour alone, which a
@@ -306,7 +316,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         for close in _close_images(image_bgr, grey, doubt.box, pips_seen, radius, maybe):
             cx0, cy0 = close.origin
             look = _read(close.crop, close.image, 1.0, search_pips(close.image, block)._replace(texture=texture),
-                         namer, table, close.ink_only)
+                         namer, table, close.ink_only, die_offset)
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read
             here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
@@ -434,7 +444,7 @@ class _Die(NamedTuple):
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
-          towards_camera: np.ndarray, split_twos: bool = True) -> Iterator[_Die]:
+          towards_camera: np.ndarray, split_twos: bool = True, frame_offset: float | None = None) -> Iterator[_Die]:
     """The faces that are dice. A tentative one is a face that failed its checks, on no
     evidence of a die but its pips' colour (coloured pips on a die of another colour),
     which is a die only if a closer look reads it.
@@ -446,7 +456,10 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     those 1s (see :func:`_split_ones`). In one ink's colour alone a dark table looks like
     the dark die on it, and only the frame's colours tell the two dice apart, which a
     highlight beyond the 2's pips lightens as much as a table lighter than the die: there
-    the 2 stays refused."""
+    the 2 stays refused.
+
+    A 1's die is taken to be as big as the other dice' (see :func:`_die_offset`), or as
+    ``frame_offset`` where no other face shows that."""
     grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
     # a lone blob many times the size of the frame's pips is a whole die (a light one on a
     # dark table, its pips smeared away), not a 1 (see _held_ones); blobs that big linked
@@ -454,9 +467,8 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
     faces = [f for f in faces if len(f.group.pips) == 1 or f.group.radius <= biggest_one]
     # (so every face left bigger than that is a lone blob)
-    # (along a face's long axis, which the camera does not foreshorten)
-    offsets = [f.fit.spacing / math.sqrt(f.fit.aspect) for f in faces if f.fit is not None and f.fit.value > 1]
-    die_offset = median(offsets) if offsets else None
+    own_offset = _die_offset([f.fit for f in faces if f.fit is not None])
+    die_offset = own_offset if own_offset is not None else frame_offset
     verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset, towards_camera) for face in faces
                 if face.fit is not None and face.group.radius <= biggest_one}
     if split_twos:
@@ -504,6 +516,14 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     for face, verdict in failed:
         if not _on_a_face(face.centre, read) and colours.pips_axis(face.group.pips) is not None:
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
+
+
+def _die_offset(fits: list[LayoutFit]) -> float | None:
+    """The median pip offset (pixels) along the long axis (which the camera does not
+    foreshorten) of the ``fits`` of 2 pips or more: the size of the dice they are; None if
+    there are none."""
+    offsets = [fit.spacing / math.sqrt(fit.aspect) for fit in fits if fit.value > 1]
+    return median(offsets) if offsets else None
 
 
 def _on_a_face(point: np.ndarray, fits: list[LayoutFit]) -> bool:
