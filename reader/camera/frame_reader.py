@@ -194,14 +194,17 @@ def _pips_on(body: PiplessBody, pips: list[Pip], scale: float) -> _Seen:
 class _Seen(NamedTuple):
     """What a reading was made from: its pips' centres and radius (in the frame's pixels),
     whether it is only tentative (see :func:`_dice`), whether it is a lone pip that is
-    no 1 (its partner joined to a highlight, see :class:`Verdict`), and whether the pips
-    are loose ones on a pipless body (see :func:`_pips_on`), not a face's."""
+    no 1 (its partner joined to a highlight, see :class:`Verdict`), whether the pips
+    are loose ones on a pipless body (see :func:`_pips_on`), not a face's, and the lone
+    blob that may be its die's top face (x, y, radius in the frame's pixels; see
+    :func:`_top_beyond`)."""
 
     points: np.ndarray
     radius: float
     tentative: bool
     no_one: bool = False
     loose: bool = False
+    beyond: np.ndarray | None = None
 
 
 class _Look(NamedTuple):
@@ -246,8 +249,8 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
         colour = namer(image_bgr, cand, table)[0] if namer is not None else "unknown"
         readings.append(DieReading(die.value, SIDES, colour, cand.center, cand.box, die.confidence,
                                    ReadStatus.OK if die.value is not None else ReadStatus.UNREADABLE, die.reason))
-    seen = [_Seen(die.face.group.points * scale, die.face.group.radius * scale, die.tentative, die.no_one)
-            for die in dice]
+    seen = [_Seen(die.face.group.points * scale, die.face.group.radius * scale, die.tentative, die.no_one,
+                  beyond=np.array(die.beyond) * scale if die.beyond is not None else None) for die in dice]
     own_offset = _die_offset([die.face.fit for die in dice if die.value is not None and die.value > 1])
     return _Look(readings, seen, table, bool(blobs) and scale > 1,
                  own_offset * scale if own_offset is not None else die_offset)
@@ -287,7 +290,9 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     doubt's box; a pipless body's loose pips lie on one of its dice, so such a die must hold
     one of them (a die seen steeply shows its front face's pips on the body too). A 1 read
     on the crop must account for the pips seen (none of them may lie on its face but its
-    own pip). A tentative die the crop does not read is dropped. The faces read on a crop
+    own pip). A tentative die the crop does not read is dropped. A face left unread for a
+    lone blob beyond it (see :func:`_top_beyond`) is its die's front face if the crop reads
+    a 1 in that blob: the die is that 1. The faces read on a crop
     are held to the frame's ``texture`` (see ``TEXTURE_RATIO``), not the crop's: the die
     itself fills much of a crop. A crop that holds no die of 2 pips or more takes the size
     of its dice from the frame's (``die_offset``, see :func:`_die_offset`): a lone pip's own
@@ -328,6 +333,12 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             here = [r for r in here if not any((_same_face if read_there else _overlap)(r, other) for other in out)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))]
+            if made.beyond is not None:
+                tops = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
+                                box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
+                        for r, (own, *_) in zip(look.readings, look.seen)
+                        if r.value == 1 and _held(own + (cx0, cy0), made.beyond[None, :2], made.beyond[2]).all()]
+                here = tops or here
             if here:
                 break
         out.extend(here or ([] if maybe or read_there else [doubt]))
@@ -432,8 +443,9 @@ def _overlap(a: DieReading, b: DieReading) -> bool:
 
 class _Die(NamedTuple):
     """A face that is a die: its value (None: unreadable), the reason it could not be read,
-    the confidence of the reading, whether it is only tentative (see :func:`_dice`), and
-    whether it is a lone pip that is no 1 (see :class:`Verdict`)."""
+    the confidence of the reading, whether it is only tentative (see :func:`_dice`),
+    whether it is a lone pip that is no 1 (see :class:`Verdict`), and the lone blob (x, y,
+    radius) beyond it that may be its die's top face (see :func:`_top_beyond`)."""
 
     face: FaceCandidate
     value: int | None
@@ -441,6 +453,7 @@ class _Die(NamedTuple):
     confidence: float
     tentative: bool = False
     no_one: bool = False
+    beyond: tuple[float, float, float] | None = None
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
@@ -497,10 +510,12 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
         verdict = verdicts[id(face)]
         if face.fit.value > 1 and face.roundness < STEEP_VIEW:
             # (read or refused: a refused one would be reported as a die of its own)
-            if _top_beyond(face, _own_tops(face, ones, held, colours), towards_camera, colours):
+            if _top_beyond(face, _own_tops(face, ones, held, colours), towards_camera, colours) is not None:
                 continue  # the front face of a die read as a 1
-            if verdict.reason is None and _top_beyond(face, unread, towards_camera, colours):
-                yield _Die(face, None, "ambiguous pips", 0.0)  # a die, but its top face may be another
+            top = _top_beyond(face, unread, towards_camera, colours) if verdict.reason is None else None
+            if top is not None:
+                # a die, but its top face may be another
+                yield _Die(face, None, "ambiguous pips", 0.0, beyond=(top.x, top.y, top.radius))
                 continue
         value = face.fit.value if verdict.reason is None else None
         # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
@@ -632,8 +647,9 @@ def _own_tops(face: FaceCandidate, ones: list[Pip], held: set[int], colours: Bod
             and not colours.apart(one, pip)]
 
 
-def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray, colours: BodyColours) -> bool:
-    """Whether a lone blob not read as a die lies where the top face of the face's die would
+def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray,
+                colours: BodyColours) -> Pip | None:
+    """The lone blob not read as a die (None: none) that lies where the top face of the face's die would
     lie if the face were its front face: beyond it, away from the camera (as the frame's
     faces show it, ``towards_camera``, or image-up, as for a webcam in front of the table:
     the frame's faces may vote wrong), ``TOP_REACH`` pip offsets out (along the face's long
@@ -655,8 +671,8 @@ def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarr
                 and TOP_REACH[0] * offset <= apart <= TOP_REACH[1] * offset
                 and min(step @ towards_camera, step[1]) <= -SIDE_DIRECTION_COS * apart
                 and (blob.radius > MAX_RADIUS_RATIO * face.group.radius or not colours.apart(blob, pip))):
-            return True
-    return False
+            return blob
+    return None
 
 
 def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, PipSearch]:
