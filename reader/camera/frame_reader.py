@@ -322,22 +322,21 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             cx0, cy0 = close.origin
             look = _read(close.crop, close.image, 1.0, search_pips(close.image, block)._replace(texture=texture),
                          namer, table, close.ink_only, die_offset)
+            # (in the frame's pixels)
+            read = [(replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
+                             box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0)), own + (cx0, cy0))
+                    for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK]
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read
-            here = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
-                            box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
-                    for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK
-                    and _doubts_die(own + (cx0, cy0), (r.center[0] + cx0, r.center[1] + cy0), doubt.box, made)]
+            here = [r for r, own in read if _doubts_die(own, r.center, doubt.box, made)]
             # (touching dice's boxes hold each other's centres: on a body with a die read, only
             # a die centred off that die's face is another)
             here = [r for r in here if not any((_same_face if read_there else _overlap)(r, other) for other in out)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))]
             if made.beyond is not None:
-                tops = [replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
-                                box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0))
-                        for r, (own, *_) in zip(look.readings, look.seen)
-                        if r.value == 1 and _held(own + (cx0, cy0), made.beyond[None, :2], made.beyond[2]).all()]
+                tops = [r for r, own in read
+                        if r.value == 1 and _held(own, made.beyond[None, :2], made.beyond[2]).all()]
                 here = tops or here
             if here:
                 break
@@ -649,13 +648,13 @@ def _own_tops(face: FaceCandidate, ones: list[Pip], held: set[int], colours: Bod
 
 def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray,
                 colours: BodyColours) -> Pip | None:
-    """The lone blob not read as a die (None: none) that lies where the top face of the face's die would
-    lie if the face were its front face: beyond it, away from the camera (as the frame's
-    faces show it, ``towards_camera``, or image-up, as for a webcam in front of the table:
-    the frame's faces may vote wrong), ``TOP_REACH`` pip offsets out (along the face's long
-    axis, which the camera does not foreshorten), of its pips' polarity, at least
-    ``TOP_PIP_SHARE`` of their size, on a body of its colour (unless it is many times their
-    size: a 1 printed large and spread by a highlight, whose ring reaches past its die).
+    """The lone blob not read as a die (None: none) that lies where the top face of the
+    face's die would lie if the face were its front face: beyond it, away from the camera
+    (as the frame's faces show it, ``towards_camera``, or image-up, as for a webcam in front
+    of the table: the frame's faces may vote wrong), ``TOP_REACH`` pip offsets out (along
+    the face's long axis, which the camera does not foreshorten), of its pips' polarity, at
+    least ``TOP_PIP_SHARE`` of their size, on a body of its colour (unless it is many times
+    their size: a 1 printed large and spread by a highlight, whose ring reaches past its die).
 
     Seen obliquely, a die's front face may look as round and as lit as its top face; where
     the top face's checks refused it (a 1 in a highlight, or with the front face's pips
