@@ -746,15 +746,25 @@ def _lone_partner(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours
     the same colour where the colours are known, lies within a 2's diagonal: the two may be
     a 2 whose pips are small for its face (too far apart, in radii, to be grouped), not two
     1s. What lies between them is no help: a highlight between a dark die's light pips
-    looks like table, and no seam may show between two touching dice."""
+    looks like table, and no seam may show between two touching dice. A partner bigger
+    than the pip need not be foreshortened alike: a highlight merged with a 2's other pip
+    swells it out of shape (a yellow pip on a black die, 0.50 round beside its partner's
+    0.74)."""
     (pip,) = face.group.pips
     alike = [p for p in lone if p is not pip and p.dark == pip.dark
              and 1 / MAX_RADIUS_RATIO <= p.radius / pip.radius <= MAX_RADIUS_RATIO
-             and MIN_ROUNDNESS_RATIO <= p.roundness / pip.roundness <= 1 / MIN_ROUNDNESS_RATIO
              and MIN_PARTNER_CONTRAST <= p.contrast / pip.contrast <= 1 / MIN_PARTNER_CONTRAST
              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * (p.radius + pip.radius) / 2
-             and _foreshortened_alike(p, pip) and not (colours is not None and colours.apart(p, pip))]
+             and (p.radius > pip.radius or _shaped_alike(p, pip))
+             and not (colours is not None and colours.apart(p, pip))]
     return bool(alike)
+
+
+def _shaped_alike(a: Pip, b: Pip) -> bool:
+    """Whether two pips are about as round and foreshortened alike (see
+    :func:`_foreshortened_alike`), as two pips of one face are."""
+    return (MIN_ROUNDNESS_RATIO <= a.roundness / b.roundness <= 1 / MIN_ROUNDNESS_RATIO
+            and _foreshortened_alike(a, b))
 
 
 def _foreshortened_alike(a: Pip, b: Pip) -> bool:
