@@ -761,15 +761,11 @@ def _lone_partner(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours
 
 
 def _shaped_alike(a: Pip, b: Pip) -> bool:
-    """Whether two pips are about as round and foreshortened alike (see
-    :func:`_foreshortened_alike`), as two pips of one face are."""
-    return (MIN_ROUNDNESS_RATIO <= a.roundness / b.roundness <= 1 / MIN_ROUNDNESS_RATIO
-            and _foreshortened_alike(a, b))
-
-
-def _foreshortened_alike(a: Pip, b: Pip) -> bool:
-    """Whether two pips may lie on one face: pips that are clearly oval are foreshortened
-    along one direction (a side face is foreshortened along another)."""
+    """Whether two pips may lie on one face by their shapes: about as round, and, where
+    they are clearly oval, foreshortened along one direction (a side face is foreshortened
+    along another)."""
+    if not MIN_ROUNDNESS_RATIO <= a.roundness / b.roundness <= 1 / MIN_ROUNDNESS_RATIO:
+        return False
     if max(a.roundness, b.roundness) >= ROUND_PIP:
         return True
     turn = abs(a.angle - b.angle) % math.pi

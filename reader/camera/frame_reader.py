@@ -250,10 +250,10 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
         readings.append(DieReading(die.value, SIDES, colour, cand.center, cand.box, die.confidence,
                                    ReadStatus.OK if die.value is not None else ReadStatus.UNREADABLE, die.reason))
     seen = [_Seen(die.face.group.points * scale, die.face.group.radius * scale, die.tentative, die.no_one,
-                  beyond=np.array(die.beyond) * scale if die.beyond is not None else None) for die in dice]
-    own_offset = _die_offset([die.face.fit for die in dice if die.value is not None and die.value > 1])
-    return _Look(readings, seen, table, bool(blobs) and scale > 1,
-                 own_offset * scale if own_offset is not None else die_offset)
+                  beyond=np.array([die.beyond.x, die.beyond.y, die.beyond.radius]) * scale
+                  if die.beyond is not None else None) for die in dice]
+    offset = _die_offset([die.face.fit for die in dice if die.value is not None and die.value > 1])
+    return _Look(readings, seen, table, bool(blobs) and scale > 1, offset * scale if offset is not None else None)
 
 
 def _speck(die: _Die, grey: np.ndarray, scale: float) -> bool:
@@ -443,8 +443,8 @@ def _overlap(a: DieReading, b: DieReading) -> bool:
 class _Die(NamedTuple):
     """A face that is a die: its value (None: unreadable), the reason it could not be read,
     the confidence of the reading, whether it is only tentative (see :func:`_dice`),
-    whether it is a lone pip that is no 1 (see :class:`Verdict`), and the lone blob (x, y,
-    radius) beyond it that may be its die's top face (see :func:`_top_beyond`)."""
+    whether it is a lone pip that is no 1 (see :class:`Verdict`), and the lone blob beyond
+    it that may be its die's top face (see :func:`_top_beyond`)."""
 
     face: FaceCandidate
     value: int | None
@@ -452,7 +452,7 @@ class _Die(NamedTuple):
     confidence: float
     tentative: bool = False
     no_one: bool = False
-    beyond: tuple[float, float, float] | None = None
+    beyond: Pip | None = None
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
@@ -514,7 +514,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
             top = _top_beyond(face, unread, towards_camera, colours) if verdict.reason is None else None
             if top is not None:
                 # a die, but its top face may be another
-                yield _Die(face, None, "ambiguous pips", 0.0, beyond=(top.x, top.y, top.radius))
+                yield _Die(face, None, "ambiguous pips", 0.0, beyond=top)
                 continue
         value = face.fit.value if verdict.reason is None else None
         # an unreadable lone blob, or one on no uniform, die-sized body, is clutter, not a die
