@@ -567,6 +567,9 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip], share: float = 1.0) -
             continue  # a faint mark (a side face's pip seen edge-on), no pip of a bigger face
         if ratio > MAX_RADIUS_RATIO and p.contrast < MIN_PARTNER_CONTRAST * contrast:
             continue  # a faint highlight, not a pip glare spread (which stays as clear)
+        if (face.fit.value == 1 and ratio < 1 and p.contrast >= MIN_PARTNER_CONTRAST * contrast
+                and not _shaped_alike(p, face.group.pips[0])):
+            continue  # a side face's pip: printed as clearly, foreshortened another way
         # a much smaller pip counts between the face's pips: the face's "pips" may be pips
         # run together, or pips of two dice, with the real ones between them
         near = reach if ratio >= 1 / MAX_RADIUS_RATIO else SMALL_STRAY_REACH
