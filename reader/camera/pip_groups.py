@@ -56,6 +56,12 @@ MAX_GLARE_STEP, GLARE_STEP = 0.15, 2
 #: Pips of one face are printed alike: the fainter of two has at least this fraction of
 #: the other's contrast (merged strokes of a side face are fainter than round top pips).
 MIN_CONTRAST_RATIO = 0.7
+#: ... but a highlight over a dark pip lifts its ink and not its surroundings, which are
+#: light already: two dark pips whose surroundings are lit alike (within ``RING_NOISE``)
+#: and whose shapes are nearly the same (round ratio ``MIN_GLARED_INK_SHAPE``; the fainter
+#: strokes of a side face seen edge-on are flatter) may differ in contrast down to this
+#: fraction.
+MIN_GLARED_INK_RATIO, MIN_GLARED_INK_SHAPE = 0.5, 0.85
 #: A group that is no real face is only split at a link weaker than this: a visible seam
 #: or shading step between the pips, or pips unlike each other.
 MAX_CUT_LINK = 0.85
@@ -278,7 +284,9 @@ def _alike(measures: _Measures, first: np.ndarray, second: np.ndarray) -> tuple[
     r_ratio, round_ratio, c_ratio = ratio(measures.radius), ratio(measures.roundness), ratio(measures.contrast)
     ring_gap = np.abs(measures.ring[first] - measures.ring[second])
     mean_contrast = (contrast_a + contrast_b) / 2
-    inked_alike = c_ratio >= MIN_CONTRAST_RATIO
+    glared_ink = ((c_ratio >= MIN_GLARED_INK_RATIO) & (ring_gap <= RING_NOISE) & (round_ratio >= MIN_GLARED_INK_SHAPE)
+                  & (measures.dark[first] > 0))
+    inked_alike = (c_ratio >= MIN_CONTRAST_RATIO) | glared_ink
     lit_alike = ring_gap <= np.maximum(MAX_RING_DIFFERENCE * mean_contrast, RING_NOISE)
     glared = ~lit_alike & (ring_gap <= MAX_GLARE_RING_DIFFERENCE * mean_contrast)
     likeness = r_ratio * round_ratio * c_ratio * (1 - ring_gap / np.maximum(contrast_a, contrast_b))
