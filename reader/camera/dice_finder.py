@@ -173,7 +173,9 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     A ``faint`` face (see :func:`face_candidates`) is kept or dropped like any other, but
     does not drop a face of ``CLEAR_FACE_PIPS`` pips or more: on a grainy table a blob of
     grain rounder than a die's top face took it for its side face. (Lone blobs of grain
-    still drop one another: the grain that passes for a die is thinned out that way.)
+    still drop one another: the grain that passes for a die is thinned out that way.) Nor
+    does it vote for the direction towards the camera: blobs of grain pair up every which
+    way, hundreds of them, and outvoted the dice.
     """
     weak = {id(f) for f, flag in zip(faces, faint or ()) if flag}
     order = sorted(faces, key=lambda f: (-round(f.roundness, 2), -len(f.group.pips)))
@@ -182,7 +184,7 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
     ratios = [f.fit.spacing / math.sqrt(f.fit.aspect) / f.pip_length
               for f in faces if f.fit is not None and f.fit.value > 1]
-    pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, colours)
+    pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, colours, np.array(faint_at, bool))
     kept: list[int] = []
     for i in range(len(order)):
         tops = [top for top in kept if not (clear[i] and faint_at[top]) and pairs.within_die(i, top)]
@@ -236,9 +238,11 @@ class _Pairs:
     """How the faces (in order) lie relative to one another: ``units[i][j]`` is the distance
     of face i's centre from face j's in face j's own units (pip offsets along its axes,
     which undoes the camera's foreshortening), ``along[i][j]`` the cosine between the step
-    from j to i and the direction towards the camera."""
+    from j to i and the direction towards the camera, which the ``faint`` faces (see
+    :func:`face_candidates`) take no part in voting."""
 
-    def __init__(self, faces: list[FaceCandidate], spacing_radii: float, colours: BodyColours | None = None) -> None:
+    def __init__(self, faces: list[FaceCandidate], spacing_radii: float, colours: BodyColours | None = None,
+                 faint: np.ndarray | None = None) -> None:
         centres = np.array([f.centre for f in faces]).reshape(-1, 2)
         inverses = np.array([_inverse(_axes(f, spacing_radii)) for f in faces]).reshape(-1, 2, 2)
         steps = centres[:, None, :] - centres[None, :, :]  # [i, j]: from j to i
@@ -274,7 +278,11 @@ class _Pairs:
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         # (the direction is voted by faces whose pips measure alike: one pair of a face and
         # another with shorter pips, that one die's or two, turns it for every die)
-        self.towards_camera = self._towards_camera(unit_steps, same_sized & self.same, flatter, shaded)
+        voting = same_sized & self.same
+        if faint is not None:
+            # (blobs of grain, hundreds on a grainy table, vote every way and outvote the dice)
+            voting &= ~faint[:, None] & ~faint[None, :]
+        self.towards_camera = self._towards_camera(unit_steps, voting, flatter, shaded)
         self.along = unit_steps @ self.towards_camera
         # [i, j]: the step from j to i lies along j's long axis (across the view, at j's die)
         axis_directions = np.stack([np.cos(long_axes), np.sin(long_axes)], -1).reshape(-1, 2)
