@@ -45,9 +45,9 @@ class PiplessBody:
 
 
 def pipless_bodies(image_bgr: np.ndarray, read_centres: list[tuple[float, float]],
-                   unread_centres: list[tuple[float, float]]) -> list[PiplessBody]:
+                   other_centres: list[tuple[float, float]]) -> list[PiplessBody]:
     """Bodies like those of the dice read at ``read_centres`` (frame pixels) that are
-    none of those dice nor of the dice already reported unreadable at ``unread_centres``.
+    none of those dice nor of the other dice found at ``other_centres``.
 
     Pip candidates on such a body that formed no face (smeared by motion) do not count.
     """
@@ -67,7 +67,7 @@ def pipless_bodies(image_bgr: np.ndarray, read_centres: list[tuple[float, float]
     if not single:
         return []
     typical = float(medians(regions.areas[single]))
-    known = read_centres + unread_centres
+    known = read_centres + other_centres
     taken = regions.holding(known).any(axis=0)
     # a part of a known die's body (split off by shading) lies within that die
     known_xy = np.array(known, float).reshape(-1, 2) / step
