@@ -52,7 +52,7 @@ MIN_GLARE_PATH_RADII = 1.0
 MIN_GLARE_SHOWN = 0.3
 #: ... and along which the level changes by at most this fraction of the pip contrast
 #: between points ``GLARE_STEP`` samples (about as many pixels) apart.
-MAX_GLARE_STEP, GLARE_STEP = 0.2, 2
+MAX_GLARE_STEP, GLARE_STEP = 0.15, 2
 #: Pips of one face are printed alike: the fainter of two has at least this fraction of
 #: the other's contrast (merged strokes of a side face are fainter than round top pips).
 MIN_CONTRAST_RATIO = 0.7
