@@ -162,13 +162,14 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         look = _read(image_bgr, grey, 1.0, found, namer)
     readings, seen, table = look.readings, look.seen, look.table
     # dice whose pips motion blur wiped out still count: unreadable, not missed. Their
-    # bodies are measured against the dice read with two pips or more: a speck of a grainy
-    # table read as a 1 would pass off the table's own patches as bodies like its own
-    read = [r.center for r in readings if r.status is ReadStatus.OK and r.value > 1]
+    # bodies are measured against the dice read with two pips or more where there are any:
+    # a speck of a grainy table read as a 1 would pass off the table's own patches as bodies
+    read = [r for r in readings if r.status is ReadStatus.OK]
+    sized_by = {id(r) for r in ([r for r in read if r.value > 1] or read)}
     # (a tentative die is no die yet: a body under it still counts)
-    other = [r.center for r, made in zip(readings, seen)
-             if r.value == 1 or (r.status is not ReadStatus.OK and not made.tentative)]
-    for body in pipless_bodies(image_bgr, read, other):
+    other = [r.center for r, made in zip(readings, seen) if id(r) not in sized_by
+             and (r.status is ReadStatus.OK or not made.tentative)]
+    for body in pipless_bodies(image_bgr, [r.center for r in read if id(r) in sized_by], other):
         cx, cy = body.quad.mean(axis=0)
         cand = DieCandidate(box=body.box, center=(float(cx), float(cy)), quad=body.quad,
                             contour=np.rint(body.quad).astype(np.int32).reshape(-1, 1, 2), body_mask=body.mask)
