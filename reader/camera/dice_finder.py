@@ -184,7 +184,7 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
     ratios = [f.fit.spacing / math.sqrt(f.fit.aspect) / f.pip_length
               for f in faces if f.fit is not None and f.fit.value > 1]
-    pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, colours, np.array(faint_at, bool))
+    pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, np.array(faint_at, bool), colours)
     kept: list[int] = []
     for i in range(len(order)):
         tops = [top for top in kept if not (clear[i] and faint_at[top]) and pairs.within_die(i, top)]
@@ -241,8 +241,8 @@ class _Pairs:
     from j to i and the direction towards the camera, which the ``faint`` faces (see
     :func:`face_candidates`) take no part in voting."""
 
-    def __init__(self, faces: list[FaceCandidate], spacing_radii: float, colours: BodyColours | None = None,
-                 faint: np.ndarray | None = None) -> None:
+    def __init__(self, faces: list[FaceCandidate], spacing_radii: float, faint: np.ndarray,
+                 colours: BodyColours | None = None) -> None:
         centres = np.array([f.centre for f in faces]).reshape(-1, 2)
         inverses = np.array([_inverse(_axes(f, spacing_radii)) for f in faces]).reshape(-1, 2, 2)
         steps = centres[:, None, :] - centres[None, :, :]  # [i, j]: from j to i
@@ -278,10 +278,8 @@ class _Pairs:
         unit_steps = steps / np.maximum(np.hypot(steps[..., 0], steps[..., 1]), 1e-9)[..., None]
         # (the direction is voted by faces whose pips measure alike: one pair of a face and
         # another with shorter pips, that one die's or two, turns it for every die)
-        voting = same_sized & self.same
-        if faint is not None:
-            # (blobs of grain, hundreds on a grainy table, vote every way and outvote the dice)
-            voting &= ~faint[:, None] & ~faint[None, :]
+        # (blobs of grain, hundreds on a grainy table, vote every way and outvote the dice)
+        voting = same_sized & self.same & ~faint[:, None] & ~faint[None, :]
         self.towards_camera = self._towards_camera(unit_steps, voting, flatter, shaded)
         self.along = unit_steps @ self.towards_camera
         # [i, j]: the step from j to i lies along j's long axis (across the view, at j's die)
