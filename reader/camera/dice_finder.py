@@ -182,7 +182,7 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     faint_at = [id(f) in weak for f in order]
     clear = [len(f.group.pips) >= CLEAR_FACE_PIPS for f in order]
     # a face's long axis is not foreshortened, nor is a pip's: their ratio is the dice's own
-    ratios = [f.fit.spacing / math.sqrt(f.fit.aspect) / f.pip_length
+    ratios = [f.fit.long_spacing / f.pip_length
               for f in faces if f.fit is not None and f.fit.value > 1]
     pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, np.array(faint_at, bool), colours)
     kept: list[int] = []
@@ -250,7 +250,7 @@ class _Pairs:
         self.units = np.hypot(inverses[:, 0, 0] * steps[..., 0] + inverses[:, 0, 1] * steps[..., 1],
                               inverses[:, 1, 0] * steps[..., 0] + inverses[:, 1, 1] * steps[..., 1])
         # a fitted face's pip offset along its long (not foreshortened) axis, in pixels
-        self.long_spacing = [f.fit.spacing / math.sqrt(f.fit.aspect) if f.fit is not None and f.fit.value > 1 else 0.0
+        self.long_spacing = [f.fit.long_spacing if f.fit is not None and f.fit.value > 1 else 0.0
                              for f in faces]
         self.distance = np.hypot(steps[..., 0], steps[..., 1])
         self.roundness = np.array([f.roundness for f in faces])

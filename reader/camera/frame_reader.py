@@ -540,7 +540,7 @@ def _die_offset(fits: list[LayoutFit]) -> float | None:
     """The median pip offset (pixels) along the long axis (which the camera does not
     foreshorten) of the ``fits`` of 2 pips or more: the size of the dice they are; None if
     there are none."""
-    offsets = [fit.spacing / math.sqrt(fit.aspect) for fit in fits if fit.value > 1]
+    offsets = [fit.long_spacing for fit in fits if fit.value > 1]
     return median(offsets) if offsets else None
 
 
@@ -665,7 +665,7 @@ def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarr
     taken for strays), the front face is all that is left of the die and would be read in
     its place. A touching die's top face there, unread, leaves the throw short of a die
     anyway."""
-    offset = face.fit.spacing / math.sqrt(face.fit.aspect)
+    offset = face.fit.long_spacing
     pip = face.group.pips[0]
     for blob in unread:
         step = np.array([blob.x - face.centre[0], blob.y - face.centre[1]])

@@ -61,6 +61,12 @@ class LayoutFit:
         return math.sqrt(abs(a * d - b * c))
 
     @cached_property
+    def long_spacing(self) -> float:
+        """The pip offset in pixels along the face's long axis, which the camera does not
+        foreshorten: the size of the die the face is, whatever the view."""
+        return self.spacing / math.sqrt(self.aspect)
+
+    @cached_property
     def aspect(self) -> float:
         """Short over long axis of the fitted face (1 when seen square-on; asked of a face
         many times)."""
