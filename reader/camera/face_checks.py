@@ -200,6 +200,9 @@ class Verdict:
     #: a 2 refused as the 1s of two touching dice (see :func:`_ones_of_two_dice`): each of
     #: its pips may be read as a 1 of its own
     two_ones: bool = False
+    #: a lone pip refused for a partner pip like it (see :func:`_lone_partner`): the two
+    #: may be a die's face that a closer look reads whole
+    partnered: bool = False
 
 
 def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = (),
@@ -297,7 +300,9 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         stray = _stray_pip(face, others)
         if stray and _crowded(face, others, colours, _own_face_share(face, grey, others)):
             return Verdict("ambiguous pips", 0.0, False)
-        if _lone_partner(face, lone, colours) or _glare_by_ink(face, others, colours):
+        if _lone_partner(face, lone, colours):
+            return Verdict("ambiguous pips", 0.0, False, partnered=True)
+        if _glare_by_ink(face, others, colours):
             return Verdict("ambiguous pips", 0.0, False)
         # (no stray on the typical face is none on a smaller one: only the ink is asked again)
         if (not stray and _ink_beside(face, colours)

@@ -310,13 +310,23 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     failed already. A doubtful die that a die read already overlaps is passed over, unless
     it is a pipless body (which may hold two touching dice, one of them read on another
     doubt's crop): that is read for the dice not read yet, and dropped if it holds none.
+    A doubt passed over still takes a die that another doubt's crop read beside that doubt's
+    own (see :func:`_spare_die`). A doubt left unreadable counts as no die read: a later
+    crop may read a die over it, which takes its place if it holds every pip it was seen
+    with (else that die is refused: it may be a face of the doubt's die).
     """
     out = [r for r in readings if r.status is ReadStatus.OK]
+    # the doubts left unreadable, each with what it was seen with
+    left: list[tuple[DieReading, _Seen]] = []
+    # dice a crop read beside its doubtful die: a neighbouring doubt's, perhaps
+    spare: list[tuple[DieReading, np.ndarray]] = []
     for doubt, made in ((r, m) for r, m in zip(readings, seen) if r.status is not ReadStatus.OK):
         pips_seen, radius, maybe, no_one = made.points, made.radius, made.tentative, made.no_one
         # (a die already read: the doubt is one of its faces, or a body holding it and another)
-        read_there = any(_overlap(doubt, other) for other in out)
+        read = [r for r in out if not any(r is u for u, _ in left)]
+        read_there = any(_overlap(doubt, other) for other in read)
         if read_there and not made.loose:
+            out.extend(_spare_die(spare, made, read)[:1])
             continue
         side = max(doubt.box[2] - doubt.box[0], doubt.box[3] - doubt.box[1])
         # pips must stand out from the die round them, not from the table beyond it
@@ -327,25 +337,43 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             look = _read(close.crop, close.image, 1.0, search_pips(close.image, block)._replace(texture=texture),
                          namer, table, close.ink_only, die_offset)
             # (in the frame's pixels)
-            read = [(replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
-                             box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0)), own + (cx0, cy0))
-                    for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK]
+            on_crop = [(replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
+                                box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0)), own + (cx0, cy0))
+                       for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK]
             # the dice read where the doubtful one lies (a tentative one's guessed face may
-            # be off its die's: there, a die read from its pips), and no die already read
-            here = [r for r, own in read if _doubts_die(own, r.center, doubt.box, made)]
-            # (touching dice's boxes hold each other's centres: on a body with a die read, only
-            # a die centred off that die's face is another)
-            here = [r for r in here if not any((_same_face if read_there else _overlap)(r, other) for other in out)
+            # be off its die's: there, a die read from its pips), and no die already read.
+            # (Touching dice's boxes hold each other's centres: on a body with a die read, only
+            # a die centred off that die's face is another.) A die left unreadable that such a
+            # die overlaps must be it, seen worse: the die holds every pip it was seen with
+            here = [r for r, own in on_crop if _doubts_die(own, r.center, doubt.box, made)
+                    and not any((_same_face if read_there else _overlap)(r, other) for other in read)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
-                                               or _one_of_seen_face(r, pips_seen, radius)))]
+                                               or _one_of_seen_face(r, pips_seen, radius)))
+                    and all(_held(own, was.points, was.radius).all() for u, was in left if _overlap(r, u))]
             if made.beyond is not None:
-                tops = [r for r, own in read
+                tops = [r for r, own in on_crop
                         if r.value == 1 and _held(own, made.beyond[None, :2], made.beyond[2]).all()]
                 here = tops or here
             if here:
+                spare.extend((r, own) for r, own in on_crop if not any(r is h for h in here))
                 break
-        out.extend(here or ([] if maybe or read_there else [doubt]))
+        if here:
+            replaced = [u for u, _ in left if any(_overlap(u, die) for die in here)]
+            out = [r for r in out if not any(r is u for u in replaced)] + here
+            left = [(u, was) for u, was in left if not any(u is gone for gone in replaced)]
+        elif not (maybe or read_there or any(_overlap(doubt, other) for other in out)):
+            out.append(doubt)
+            left.append((doubt, made))
     return out
+
+
+def _spare_die(spare: list[tuple[DieReading, np.ndarray]], seen: _Seen, out: list[DieReading]) -> list[DieReading]:
+    """The die read on another doubt's crop (``spare``: each with its pips' centres) that
+    holds every pip a doubtful die was ``seen`` with, and lies off every die read (``out``),
+    if any: a doubt that a die read overlaps (its guessed box reaching over a touching die)
+    may still be a die of its own, which that crop read whole."""
+    return [r for r, own in spare if r.value is not None and r.value > 1 and len(seen.points)
+            and _held(own, seen.points, seen.radius).all() and not any(_overlap(r, other) for other in out)]
 
 
 class _CloseImage(NamedTuple):
@@ -531,9 +559,15 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     # pips of another colour than the body round them are evidence of a die (grey's checks
     # may have failed them on glare, as bright as a dark die's coloured pips, or at the
     # reduced size), unless they lie on a die read (its side faces)
+    # (and so is a lone pip refused for a partner like it: as the two are no two 1s, it is
+    # no 1)
     for face, verdict in failed:
-        if not _on_a_face(face.centre, read) and colours.pips_axis(face.group.pips) is not None:
+        if _on_a_face(face.centre, read):
+            continue
+        if colours.pips_axis(face.group.pips) is not None:
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
+        elif verdict.partnered:
+            yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=True)
 
 
 def _die_offset(fits: list[LayoutFit]) -> float | None:
