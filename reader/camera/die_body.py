@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from reader.camera.body_colour import BodyColours, colours_apart, ring_directions
-from reader.camera.dice_finder import SIDE_DIRECTION_COS
+from reader.camera.dice_finder import SIDE_DIRECTION_COS, STEEP_VIEW
 from reader.camera.pips import Pip
 
 #: Rays from the pip, in face units (pip half-lengths), start this far out (past the rim,
@@ -81,9 +81,10 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
 
     Given ``front``, the image direction towards the camera and the die's half-side (face
     units, as its neighbours' size tells), a pair of rays whose farther end lies that way
-    (within ``SIDE_DIRECTION_COS``) may say nothing (see ``FRONT_NEAR_SHARE``): a white die
-    on a darker table, evenly lit, ends its rays away from the camera at its top face's
-    edge, and those towards it at its front face's.
+    (within ``SIDE_DIRECTION_COS``), or image-down where the pip is foreshortened (below
+    ``STEEP_VIEW``), may say nothing (see ``FRONT_NEAR_SHARE``): a white die on a darker
+    table, evenly lit, ends its rays away from the camera at its top face's edge, and those
+    towards it at its front face's.
     """
     ends = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach,
                         past_highlights=True)
@@ -95,7 +96,13 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
         return _centred(ends)
     towards_camera, die_half = front
     rays = _DIRECTIONS @ np.asarray(squash, float).T
-    frontwards = rays @ towards_camera >= SIDE_DIRECTION_COS * np.hypot(rays[:, 0], rays[:, 1])
+    # (or image-down, as for a webcam in front of the table, where the pip is foreshortened
+    # as a face seen obliquely is: the direction the frame's faces vote is one for the whole
+    # frame, and a die off its middle shows its front face turned from it)
+    along = rays @ towards_camera
+    if pip.roundness < STEEP_VIEW:
+        along = np.maximum(along, rays[:, 1])
+    frontwards = along >= SIDE_DIRECTION_COS * np.hypot(rays[:, 0], rays[:, 1])
     half = RAY_COUNT // 2
     far_frontwards = np.where(ends[:half] >= ends[half:], frontwards[:half], frontwards[half:])
     inner = np.minimum(ends[:half], ends[half:]) >= FRONT_NEAR_SHARE * die_half

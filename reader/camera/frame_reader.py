@@ -13,8 +13,8 @@ import numpy as np
 
 from reader.camera.body_colour import BodyColours
 from reader.camera.colour import medians
-from reader.camera.dice_finder import (CLEAR_SHADE, FACE_HALF, FRONT_SHADE, SIDE_DIRECTION_COS, STEEP_VIEW,
-                                       FaceCandidate, face_candidates, face_of)
+from reader.camera.dice_finder import (FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate,
+                                       face_candidates, face_of)
 from reader.camera.die_body import compact_body, edged_share
 from reader.camera.face_checks import NO_PIP, Verdict, check_face
 from reader.camera.layouts import CORNERS, LayoutFit, within
@@ -517,7 +517,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
                 if face.fit is not None and face.group.radius <= biggest_one}
     if split_twos:
         faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
-    faces, lone, held = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset,
+    faces, lone = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset,
                                    towards_camera)
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
@@ -541,7 +541,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
         verdict = verdicts[id(face)]
         if face.fit.value > 1 and face.roundness < STEEP_VIEW:
             # (read or refused: a refused one would be reported as a die of its own)
-            if _top_beyond(face, _own_tops(face, ones, held, colours), towards_camera, colours) is not None:
+            if _top_beyond(face, _own_tops(face, ones, colours), towards_camera, colours) is not None:
                 continue  # the front face of a die read as a 1
             top = _top_beyond(face, unread, towards_camera, colours) if verdict.reason is None else None
             if top is not None:
@@ -616,11 +616,11 @@ def _read_as_one(pip: Pip, grey: np.ndarray, pips: list[Pip], lone: list[Pip], c
 
 def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[int, Verdict], grey: np.ndarray,
                pips: list[Pip], lone: list[Pip], colours: BodyColours, die_offset: float | None,
-               towards_camera: np.ndarray) -> tuple[list[FaceCandidate], list[Pip], set[int]]:
+               towards_camera: np.ndarray) -> tuple[list[FaceCandidate], list[Pip]]:
     """The faces and lone pips with each lone blob too big for a 1 (bigger than
     ``biggest_one``) or refused as no pip that holds a single pip of its own (see
     :func:`held_pips`) replaced by that pip, a 1, where it passes a 1's checks (its verdict
-    is added to ``verdicts``); and the ids of those pips.
+    is added to ``verdicts``).
 
     A die lighter than a dark table stands out from it as one blob with its pips inside;
     the search takes such a blob apart only where it holds two pips or more (one pip left
@@ -632,7 +632,6 @@ def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[in
     stray beside it, its empty places clear), with the blob out of the way: a face of more
     pips, part of it cut out with one of them, shows its other pips beside that one or at a
     1's empty places."""
-    held: set[int] = set()
     fits = [f.fit for f in faces if len(f.group.pips) > 1 and f.fit is not None]
 
     def lit_one(face: FaceCandidate) -> bool:
@@ -657,31 +656,22 @@ def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[in
             faces = [one if f is blob_face else f for f in faces]
             lone = opened
             verdicts[id(one)] = verdict
-            held.add(id(inner[0]))
-    return faces, lone, held
+    return faces, lone
 
 
-def _own_tops(face: FaceCandidate, ones: list[Pip], held: set[int], colours: BodyColours) -> list[Pip]:
-    """The pips of the 1s read (``ones``), on a body of the face's colour, that may be its
-    die's top face though the two were not taken as faces of one die (see
-    :func:`_top_beyond`): a 1 too much bigger than the face's pips (see
-    ``MAX_RADIUS_RATIO``; printed large, or spread by a highlight), a dark 1 on a body
-    lit more brightly than the face's by a front face's shade (between ``FRONT_SHADE`` and
-    ``CLEAR_SHADE`` of it), or a 1 held by a die cut out whole (its id in ``held``, see
-    :func:`_held_ones`: its die stands out from the table, side faces and all).
+def _own_tops(face: FaceCandidate, ones: list[Pip], colours: BodyColours) -> list[Pip]:
+    """The pips of the 1s read (``ones``), on a body of the face's colour: each may be its
+    die's top face (see :func:`_top_beyond`) though the two were not taken as faces of one
+    die (a 1 printed large or spread by a highlight, a front face lit apart from its top
+    face, a die cut out whole, a die turned about 45 degrees to the camera whose side faces
+    lie off the camera's direction).
 
-    A die turned about 45 degrees to the camera shows two side faces, neither of them
-    straight towards the camera, and a camera seldom stands straight in front of the
-    table: a side face with pips then lies too far off the camera's direction to be
-    dropped as the 1's (the real photos showed three such faces read as dice of their
-    own). A light die's body shows its light; a dark die's light pips show their ink's
-    colour as much (a white 1 beside a gold 6 on two black dice), and are left alone.
+    Where the 1 is a touching die's, behind the face's, the face is lost with it: over the
+    development sets that cost about as many dice as the front faces it drops, which were
+    read as dice of their own (a false die each, or the wrong value for the 1's die).
     """
     pip = face.group.pips[0]
-    return [one for one in ones
-            if (id(one) in held or one.radius > MAX_RADIUS_RATIO * face.group.radius
-                or (pip.dark and CLEAR_SHADE * one.ring <= face.group.body_level < FRONT_SHADE * one.ring))
-            and not colours.apart(one, pip)]
+    return [one for one in ones if not colours.apart(one, pip)]
 
 
 def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray,
