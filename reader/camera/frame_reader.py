@@ -517,8 +517,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
                 if face.fit is not None and face.group.radius <= biggest_one}
     if split_twos:
         faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
-    faces, lone = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset,
-                                   towards_camera)
+    faces, lone = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
     # its table as one blob)
