@@ -40,3 +40,16 @@ def test_a_partnered_speck_of_grain_is_read_as_no_1(seed: int, index: int, place
     assert not [t for t in truths if math.dist(t.centre, place) < 40]
     readings = read_frame(as_saved(image))
     assert not [r for r in readings if math.dist(r.center, place) < 40]
+
+
+def test_a_partnered_pips_crop_reads_no_front_face_beside_a_die_read() -> None:
+    """``render_labelled.py --seed 2411 --blur 14``, scene 33: a smeared 3 seen steeply,
+    read on a closer look, and below it a lone pip of its front face with a partner like it.
+    The crop round that pip cuts the 3's top face off and reads the front face as a 6; that
+    die's box meets the 3's, and it is no die."""
+    image, truths = render(nth_scene(2411, 33, blur=14.0))
+    assert [t.value for t in truths if math.dist(t.centre, (226, 427)) < 15] == [3]
+    assert not [t for t in truths if math.dist(t.centre, (241, 459)) < 15]
+    readings = read_frame(as_saved(image))
+    assert [r.value for r in readings if math.dist(r.center, (226, 427)) < 15] == [3]
+    assert not [r for r in readings if math.dist(r.center, (241, 459)) < 15]

@@ -199,9 +199,10 @@ class _Seen(NamedTuple):
     """What a reading was made from: its pips' centres and radius (in the frame's pixels),
     whether it is only tentative (see :func:`_dice`), whether it is a lone pip that is
     no 1 (its partner joined to a highlight, see :class:`Verdict`), whether the pips
-    are loose ones on a pipless body (see :func:`_pips_on`), not a face's, and the lone
+    are loose ones on a pipless body (see :func:`_pips_on`), not a face's, the lone
     blob that may be its die's top face (x, y, radius in the frame's pixels; see
-    :func:`_top_beyond`)."""
+    :func:`_top_beyond`), and whether it is a lone pip refused for a partner like it (see
+    :func:`_closer_look`)."""
 
     points: np.ndarray
     radius: float
@@ -209,6 +210,7 @@ class _Seen(NamedTuple):
     no_one: bool = False
     loose: bool = False
     beyond: np.ndarray | None = None
+    partnered: bool = False
 
 
 class _Look(NamedTuple):
@@ -255,7 +257,7 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
                                    ReadStatus.OK if die.value is not None else ReadStatus.UNREADABLE, die.reason))
     seen = [_Seen(die.face.group.points * scale, die.face.group.radius * scale, die.tentative, die.no_one,
                   beyond=np.array([die.beyond.x, die.beyond.y, die.beyond.radius]) * scale
-                  if die.beyond is not None else None) for die in dice]
+                  if die.beyond is not None else None, partnered=die.partnered) for die in dice]
     offset = _die_offset([die.face.fit for die in dice if die.value is not None and die.value > 1])
     return _Look(readings, seen, table, bool(blobs) and scale > 1, offset * scale if offset is not None else None)
 
@@ -313,7 +315,9 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     A doubt passed over still takes a die that another doubt's crop read beside that doubt's
     own (see :func:`_spare_die`). A doubt left unreadable counts as no die read: a later
     crop may read a die over it, which takes its place if it holds every pip it was seen
-    with (else that die is refused: it may be a face of the doubt's die).
+    with (else that die is refused: it may be a face of the doubt's die). Round a lone pip
+    refused for a partner like it, a die read whose box meets a die read's is refused: the
+    crop may have cut that die's top face off and read its front face.
     """
     out = [r for r in readings if r.status is ReadStatus.OK]
     # the doubts left unreadable, each with what it was seen with
@@ -349,7 +353,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                     and not any((_same_face if read_there else _overlap)(r, other) for other in read)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))
-                    and all(_held(own, was.points, was.radius).all() for u, was in left if _overlap(r, u))]
+                    and all(_held(own, was.points, was.radius).all() for u, was in left if _overlap(r, u))
+                    and not (made.partnered and any(_boxes_meet(r, other) for other in read))]
             if made.beyond is not None:
                 tops = [r for r, own in on_crop
                         if r.value == 1 and _held(own, made.beyond[None, :2], made.beyond[2]).all()]
@@ -466,6 +471,11 @@ def _same_face(a: DieReading, b: DieReading) -> bool:
     return math.dist(a.center, b.center) < half
 
 
+def _boxes_meet(a: DieReading, b: DieReading) -> bool:
+    """Whether the readings' boxes share any pixel."""
+    return a.box[0] < b.box[2] and b.box[0] < a.box[2] and a.box[1] < b.box[3] and b.box[1] < a.box[3]
+
+
 def _overlap(a: DieReading, b: DieReading) -> bool:
     """Whether either reading's centre lies in the other's box."""
     return any(box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3]
@@ -475,8 +485,9 @@ def _overlap(a: DieReading, b: DieReading) -> bool:
 class _Die(NamedTuple):
     """A face that is a die: its value (None: unreadable), the reason it could not be read,
     the confidence of the reading, whether it is only tentative (see :func:`_dice`),
-    whether it is a lone pip that is no 1 (see :class:`Verdict`), and the lone blob beyond
-    it that may be its die's top face (see :func:`_top_beyond`)."""
+    whether it is a lone pip that is no 1 (see :class:`Verdict`), the lone blob beyond
+    it that may be its die's top face (see :func:`_top_beyond`), and whether it is a lone
+    pip refused for a partner like it (see :attr:`Verdict.partnered`)."""
 
     face: FaceCandidate
     value: int | None
@@ -485,6 +496,7 @@ class _Die(NamedTuple):
     tentative: bool = False
     no_one: bool = False
     beyond: Pip | None = None
+    partnered: bool = False
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
@@ -566,7 +578,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
         if colours.pips_axis(face.group.pips) is not None:
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
         elif verdict.partnered:
-            yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=True)
+            yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=True, partnered=True)
 
 
 def _die_offset(fits: list[LayoutFit]) -> float | None:
