@@ -319,18 +319,18 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     refused for a partner like it, a die read whose box meets a die read's is refused: the
     crop may have cut that die's top face off and read its front face.
     """
-    out = [r for r in readings if r.status is ReadStatus.OK]
-    # the doubts left unreadable, each with what it was seen with
-    left: list[tuple[DieReading, _Seen]] = []
+    # the dice read (None beside each) and the doubts left unreadable (with what each was
+    # seen with), in the order they are reported
+    out: list[tuple[DieReading, _Seen | None]] = [(r, None) for r in readings if r.status is ReadStatus.OK]
     # dice a crop read beside its doubtful die: a neighbouring doubt's, perhaps
     spare: list[tuple[DieReading, np.ndarray]] = []
     for doubt, made in ((r, m) for r, m in zip(readings, seen) if r.status is not ReadStatus.OK):
         pips_seen, radius, maybe, no_one = made.points, made.radius, made.tentative, made.no_one
         # (a die already read: the doubt is one of its faces, or a body holding it and another)
-        read = [r for r in out if not any(r is u for u, _ in left)]
+        read = [r for r, was in out if was is None]
         read_there = any(_overlap(doubt, other) for other in read)
         if read_there and not made.loose:
-            out.extend(_spare_die(spare, made, read)[:1])
+            out.extend((r, None) for r in _spare_die(spare, made, read)[:1])
             continue
         side = max(doubt.box[2] - doubt.box[0], doubt.box[3] - doubt.box[1])
         # pips must stand out from the die round them, not from the table beyond it
@@ -353,7 +353,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                     and not any((_same_face if read_there else _overlap)(r, other) for other in read)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))
-                    and all(_held(own, was.points, was.radius).all() for u, was in left if _overlap(r, u))
+                    and all(_held(own, was.points, was.radius).all() for u, was in out
+                            if was is not None and _overlap(r, u))
                     and not (made.partnered and any(_boxes_meet(r, other) for other in read))]
             if made.beyond is not None:
                 tops = [r for r, own in on_crop
@@ -363,13 +364,11 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                 spare.extend((r, own) for r, own in on_crop if not any(r is h for h in here))
                 break
         if here:
-            replaced = [u for u, _ in left if any(_overlap(u, die) for die in here)]
-            out = [r for r in out if not any(r is u for u in replaced)] + here
-            left = [(u, was) for u, was in left if not any(u is gone for gone in replaced)]
-        elif not (maybe or read_there or any(_overlap(doubt, other) for other in out)):
-            out.append(doubt)
-            left.append((doubt, made))
-    return out
+            out = [(r, was) for r, was in out if was is None or not any(_overlap(r, die) for die in here)]
+            out.extend((r, None) for r in here)
+        elif not (maybe or read_there or any(_overlap(doubt, other) for other, _ in out)):
+            out.append((doubt, made))
+    return [r for r, _ in out]
 
 
 def _spare_die(spare: list[tuple[DieReading, np.ndarray]], seen: _Seen, out: list[DieReading]) -> list[DieReading]:
