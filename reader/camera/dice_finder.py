@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from reader.camera.body_colour import BodyColours
+from reader.camera.camera_direction import TowardsCamera, vote_towards_camera
 from reader.camera.layouts import LayoutFit
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup
 
@@ -80,6 +81,11 @@ ELONGATED, ALIGNED_ANGLE, BESIDE_ANGLE = 0.85, 25.0, 35.0
 #: top face gets (their bodies' grey levels); darker than ``CLEAR_SHADE`` of it, its pip
 #: contrast is darker by the same factor, give or take ``MAX_LIGHT_MISMATCH``.
 MIN_SIDE_LIGHT, CLEAR_SHADE, MAX_LIGHT_MISMATCH = 0.4, 0.7, 1.6
+#: A face lies beside another (neither in front of it nor behind) within this cosine of
+#: square to the direction towards the camera (about 12 degrees), and straight in front of
+#: it within this cosine of that direction (about 41 degrees: a die turned 45 degrees shows
+#: its two side faces about that far either side, each foreshortened more than its top).
+BESIDE_COS, STRAIGHT_AHEAD_COS = 0.2, 0.75
 #: A die's top face shows its pips at least this share as clearly as its front face: a face
 #: whose pips stand out less than that (a blob of grain, a speck) does not take a face lying
 #: towards the camera from it for its front face.
@@ -108,11 +114,11 @@ class FaceCandidate:
 
 
 class TopFaces(NamedTuple):
-    """The faces kept as dice' top faces, and the image direction (a unit vector) from a
-    top face towards the side faces seen with it: towards the camera."""
+    """The faces kept as dice' top faces, and the image direction from a top face towards
+    the side faces seen with it, wherever the top face lies: towards the camera."""
 
     faces: list[FaceCandidate]
-    towards_camera: np.ndarray
+    towards_camera: TowardsCamera
 
 
 def face_candidates(groups: list[PipGroup], colours: BodyColours | None = None,
@@ -196,9 +202,23 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
             kept = [k for k in kept if k not in tops or pairs.other_top(k, i)] + [i]
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
     # faces of one die, the one towards the camera is the side face whatever their shapes
-    return TopFaces([order[i] for i in kept if not any(j != i and not (clear[i] and faint_at[j])
-                                                       and (pairs.in_front_of(i, j) or pairs.shaded_side(i, j))
-                                                       for j in kept)], pairs.towards_camera)
+    # (but a face in front of another die's front face is the top face of a die in front)
+    def guarded(i: int, j: int) -> bool:
+        return j != i and not (clear[i] and faint_at[j])
+
+    fronts = {i: [j for j in kept if guarded(i, j) and pairs.in_front_of(i, j)] for i in kept}
+    return TopFaces([order[i] for i in kept if not _front_face(i, fronts, set())
+                     and not any(guarded(i, j) and pairs.shaded_side(i, j) for j in kept)], pairs.towards_camera)
+
+
+def _front_face(face: int, fronts: dict[int, list[int]], asked: set[int]) -> bool:
+    """Whether ``face`` is the front face of a top face: ``fronts`` holds, for each face,
+    the faces it lies in front of as their die's front face, if they are top faces. A face
+    that is itself a front face (of a die behind, whose top face is read) makes no front
+    face of the face in front of it: that is the top face of a die in front. (``asked``:
+    the faces whose answer waits on this one; a face among them counts as a top face.)"""
+    asked = asked | {face}
+    return any(top in asked or not _front_face(top, fronts, asked) for top in fronts[face])
 
 
 def _one_die(faces: list[FaceCandidate], body: np.ndarray, light: np.ndarray, contrast: np.ndarray,
@@ -280,8 +300,10 @@ class _Pairs:
         # another with shorter pips, that one die's or two, turns it for every die)
         # (blobs of grain, hundreds on a grainy table, vote every way and outvote the dice)
         voting = same_sized & self.same & ~faint[:, None] & ~faint[None, :]
-        self.towards_camera = self._towards_camera(unit_steps, voting, flatter, shaded)
-        self.along = unit_steps @ self.towards_camera
+        self.towards_camera = self._towards_camera(centres, unit_steps, voting, flatter, shaded, long_axes,
+                                                   shown & self.fitted)
+        # [i, j]: the step from j to i along the direction towards the camera at j
+        self.along = (unit_steps * self.towards_camera.at_points(centres)[None, :, :]).sum(axis=-1)
         # [i, j]: the step from j to i lies along j's long axis (across the view, at j's die)
         axis_directions = np.stack([np.cos(long_axes), np.sin(long_axes)], -1).reshape(-1, 2)
         self.lengthwise = (np.abs(np.einsum("ijk,jk->ij", unit_steps, axis_directions))
@@ -297,25 +319,28 @@ class _Pairs:
         """Whether face i's centre is within ``reach`` half-sides of face j's, in j's units."""
         return bool(self.units[i][j] < reach * FACE_HALF)
 
-    def _towards_camera(self, unit_steps: np.ndarray, same: np.ndarray, flatter: np.ndarray,
-                        shaded: np.ndarray) -> np.ndarray:
-        """Unit image direction from a top face to the side faces seen with it: voted by
-        every face near a rounder one and clearly more foreshortened than it, and every face
-        near a clearly brighter one (the light comes from above). A webcam usually stands
-        in front of the table, looking down and away: image-down starts with
+    def _towards_camera(self, centres: np.ndarray, unit_steps: np.ndarray, same: np.ndarray, flatter: np.ndarray,
+                        shaded: np.ndarray, long_axes: np.ndarray, shown: np.ndarray) -> TowardsCamera:
+        """The image direction from a top face to the side faces seen with it (see
+        :mod:`reader.camera.camera_direction`): voted by every face near a rounder one and
+        clearly more foreshortened than it, and every face near a clearly brighter one (the
+        light comes from above), and shown by the faces' foreshortening. A webcam usually
+        stands in front of the table, looking down and away: image-down starts with
         ``PRIOR_VOTES`` votes, so that a few contrary ones (clutter, a die's face turned to
         the light, the left and right faces of dice off to the side) do not turn it.
         ``same``, ``flatter``, ``shaded``: for every pair of faces [i, j], whether they may be
         one die's, whether face i is clearly more foreshortened than face j, and lit clearly
-        less."""
+        less; ``long_axes`` and ``shown``: each face's long axis, and whether its pips show
+        it (only fitted faces of several pips do)."""
         count = len(self.roundness)
         # [i, j]: face i (later in order, so no rounder) beside face j
         later = np.arange(count)[:, None] > np.arange(count)[None, :]
         beside = same & (self.units < SIDE_REACH_OBLIQUE * FACE_HALF) & ~np.eye(count, dtype=bool)
         weights = beside * ((later & flatter).astype(float) + shaded)
-        votes = np.array([0.0, PRIOR_VOTES]) + np.einsum("ij,ijk->k", weights, unit_steps)
-        norm = float(np.hypot(*votes))
-        return votes / norm if norm > 0 else np.array([0.0, 1.0])
+        side, top = np.nonzero(weights)
+        short = long_axes[shown] + math.pi / 2
+        return vote_towards_camera(centres[top], unit_steps[side, top], weights[side, top], PRIOR_VOTES,
+                                   centres[shown], np.stack([np.cos(short), np.sin(short)], -1))
 
     def within_die(self, i: int, top: int) -> bool:
         """Whether face i is part of the die whose top face is ``top``.
@@ -393,11 +418,12 @@ class _Pairs:
     def other_top(self, i: int, top: int) -> bool:
         """Whether face i, darker than ``top`` and no flatter, is another die's top face
         rather than a shaded side face of ``top``'s die: it lies neither on ``top`` (a
-        fragment) nor towards the camera from it, where the camera sees a die's side faces
-        (those turned sideways are seen edge-on, if at all), and its pips stand out as
+        fragment) nor towards the camera from it (beside it at most, see ``BESIDE_COS``),
+        where the camera sees a die's side faces (those turned sideways are seen edge-on,
+        if at all), and its pips stand out as
         clearly as its light allows (a side face's pips, seen at a grazing angle, blur into
         faint slivers)."""
-        return bool(not self.near(i, top, SIDE_REACH) and self.along[i][top] <= 0
+        return bool(not self.near(i, top, SIDE_REACH) and self.along[i][top] < BESIDE_COS
                     and self.contrast[i] * self.lit[top] >= SIDE_FAINTNESS * self.contrast[top] * self.lit[i])
 
     def shaded(self, i: int, j: int) -> bool:
@@ -427,6 +453,10 @@ class _Pairs:
         # pips that fit no face show no die's extent to measure that by
         if not (self.same[i][top] and self.fitted[top] and self.along[i][top] > SIDE_DIRECTION_COS
                 and self.contrast[top] >= FAINT_TOP * self.contrast[i] and self._looks_like_side(i, top)):
+            return False
+        if self.along[i][top] < STRAIGHT_AHEAD_COS and self.roundness[i] > self.roundness[top]:
+            # off to one side, where a die turned shows its side faces turned from the
+            # camera, foreshortened more than its top face: a rounder face is another die's
             return False
         dimmer = self.lit[i] < FRONT_SHADE * self.lit[top]
         # a front face stands up from the table: seen from low down, its centre lies further

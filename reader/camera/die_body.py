@@ -97,8 +97,8 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     towards_camera, die_half = front
     rays = _DIRECTIONS @ np.asarray(squash, float).T
     # (or image-down, as for a webcam in front of the table, where the pip is foreshortened
-    # as a face seen obliquely is: the direction the frame's faces vote is one for the whole
-    # frame, and a die off its middle shows its front face turned from it)
+    # as a face seen obliquely is: the direction the frame's faces vote is often one for the
+    # whole frame, and a die off its middle shows its front face turned from it)
     along = rays @ towards_camera
     if pip.roundness < STEEP_VIEW:
         along = np.maximum(along, rays[:, 1])

@@ -20,6 +20,7 @@ from statistics import median
 import numpy as np
 
 from reader.camera.body_colour import INK_CHROMA, NEUTRAL_CHROMA, BodyColours, colours_apart, ring_directions
+from reader.camera.camera_direction import TowardsCamera
 from reader.camera.die_body import centred_on_body, face_half
 from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
 from reader.camera.layouts import (ALL_SPOTS, CANONICAL, CORNERS, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout,
@@ -207,7 +208,7 @@ class Verdict:
 
 def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = (),
                colours: BodyColours | None = None, die_offset: float | None = None,
-               towards_camera: np.ndarray | None = None) -> Verdict:
+               towards_camera: TowardsCamera | None = None) -> Verdict:
     """Run every check on a face with a layout fit; the first failure gives the reason.
 
     ``others`` are the frame's other pip candidates: one of them inside the face, alike
@@ -216,8 +217,8 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     may be, are no two 1s - unless ``colours`` (the frame in colour) shows their bodies
     apart, as two dice. ``die_offset`` is the pip offset (in pixels, along a face's long
     axis) of the frame's other dice: a 1's die is about as big, and its pip lies at the
-    centre of that much (see ``ONE_DIE_REACH``). ``towards_camera`` is the image direction
-    in which dice show their side faces (see :func:`centred_on_body`).
+    centre of that much (see ``ONE_DIE_REACH``). ``towards_camera`` gives the image
+    direction in which a die shows its side faces (see :func:`centred_on_body`).
 
     A face that fails, and whose pips were smeared by motion (see :mod:`smear`), is
     checked again with the smear accounted for: its pips' ovals then say nothing of the
@@ -228,7 +229,8 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     # (the frame's dice's pip offset in the face units of this face's pips; only a lone
     # pip's checks ask for it)
     offset = die_offset / face.group.pip_length if die_offset is not None and face.fit.value == 1 else None
-    front = (towards_camera, FACE_HALF * offset) if towards_camera is not None and offset is not None else None
+    front = (towards_camera.at(face.centre), FACE_HALF * offset) \
+        if towards_camera is not None and offset is not None else None
     places_out = min(max(offset / SINGLE_SPACING_RADII, 1.0), MAX_ONE_PLACES / SINGLE_SPACING_RADII) \
         if offset is not None and face.roundness >= MIN_FAR_PLACES_ROUNDNESS else 1.0
     verdict = _checked(face, face.fit, grey, others, lone, colours, None, front, places_out)

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from reader.camera.body_colour import BodyColours
+from reader.camera.camera_direction import TowardsCamera
 from reader.camera.colour import medians
 from reader.camera.dice_finder import (FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate,
                                        face_candidates, face_of)
@@ -499,7 +500,7 @@ class _Die(NamedTuple):
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
-          towards_camera: np.ndarray, split_twos: bool = True, frame_offset: float | None = None) -> Iterator[_Die]:
+          towards_camera: TowardsCamera, split_twos: bool = True, frame_offset: float | None = None) -> Iterator[_Die]:
     """The faces that are dice. A tentative one is a face that failed its checks, on no
     evidence of a die but its pips' colour (coloured pips on a die of another colour),
     which is a die only if a closer look reads it.
@@ -595,7 +596,7 @@ def _on_a_face(point: np.ndarray, fits: list[LayoutFit]) -> bool:
 
 def _split_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip],
                 lone: list[Pip], colours: BodyColours, die_offset: float | None,
-                towards_camera: np.ndarray) -> tuple[list[FaceCandidate], list[Pip]]:
+                towards_camera: TowardsCamera) -> tuple[list[FaceCandidate], list[Pip]]:
     """The faces and lone pips with each 2 refused as the 1s of two touching dice (see
     :attr:`Verdict.two_ones`) replaced by its two pips, each a 1 of its own, where both pass
     a 1's checks (their verdicts are added to ``verdicts``).
@@ -614,7 +615,7 @@ def _split_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: 
 
 
 def _read_as_one(pip: Pip, grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
-                 die_offset: float | None, towards_camera: np.ndarray) -> tuple[FaceCandidate, Verdict] | None:
+                 die_offset: float | None, towards_camera: TowardsCamera) -> tuple[FaceCandidate, Verdict] | None:
     """``pip`` as a 1's face, with its verdict, if it passes every check of a 1 (among the
     pip candidates ``pips``, ``lone`` of them alone); else None."""
     one = face_of(PipGroup((pip,)))
@@ -626,7 +627,7 @@ def _read_as_one(pip: Pip, grey: np.ndarray, pips: list[Pip], lone: list[Pip], c
 
 def _held_ones(faces: list[FaceCandidate], biggest_one: float, verdicts: dict[int, Verdict], grey: np.ndarray,
                pips: list[Pip], lone: list[Pip], colours: BodyColours, die_offset: float | None,
-               towards_camera: np.ndarray) -> tuple[list[FaceCandidate], list[Pip]]:
+               towards_camera: TowardsCamera) -> tuple[list[FaceCandidate], list[Pip]]:
     """The faces and lone pips with each lone blob too big for a 1 (bigger than
     ``biggest_one``) or refused as no pip that holds a single pip of its own (see
     :func:`held_pips`) replaced by that pip, a 1, where it passes a 1's checks (its verdict
@@ -684,7 +685,7 @@ def _own_tops(face: FaceCandidate, ones: list[Pip], colours: BodyColours) -> lis
     return [one for one in ones if not colours.apart(one, pip)]
 
 
-def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarray,
+def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: TowardsCamera,
                 colours: BodyColours) -> Pip | None:
     """The lone blob not read as a die (None: none) that lies where the top face of the
     face's die would lie if the face were its front face: beyond it, away from the camera
@@ -706,7 +707,7 @@ def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: np.ndarr
         apart = float(np.hypot(*step))
         if (blob.dark == pip.dark and blob.radius >= TOP_PIP_SHARE * face.group.radius
                 and TOP_REACH[0] * offset <= apart <= TOP_REACH[1] * offset
-                and min(step @ towards_camera, step[1]) <= -SIDE_DIRECTION_COS * apart
+                and min(step @ towards_camera.at(face.centre), step[1]) <= -SIDE_DIRECTION_COS * apart
                 and (blob.radius > MAX_RADIUS_RATIO * face.group.radius or not colours.apart(blob, pip))):
             return blob
     return None
