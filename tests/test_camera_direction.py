@@ -23,6 +23,7 @@ from reader.camera.camera_direction import TowardsCamera, vote_towards_camera
 from reader.camera.frame_reader import read_frame
 from reader.camera.reading import DieReading
 from reader.camera.render import DieTruth, render, scene_camera
+from rendered_places import assert_read_at, render_and_read
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from render_labelled import as_saved, nth_scene  # noqa: E402
@@ -96,9 +97,8 @@ def test_right_below_the_camera_the_direction_is_the_frames() -> None:
 def _oblique_wide(index: int) -> tuple[list[DieTruth], list[DieReading]]:
     """Scene ``index`` of ``render_labelled.py --seed 2515 --distance 0.8``: its dice and
     the readings with a value."""
-    scene = nth_scene(2515, index, distance=0.8)
-    image, truths = render(scene)
-    return truths, [r for r in read_frame(as_saved(image)) if r.value is not None]
+    truths, readings = render_and_read(nth_scene(2515, index, distance=0.8))
+    return truths, [r for r in readings if r.value is not None]
 
 
 @pytest.mark.parametrize("index, fronts", [(9, [(870, 348), (689, 395), (734, 378)]), (13, [(993, 311)])])
@@ -156,9 +156,7 @@ def test_a_die_in_front_of_anothers_front_face_is_read() -> None:
     lying far below the frame's middle), the 3 lies in front of the 2, which lies in front
     of the 1: the 2 is the 1's front face, and the 3, in front of a face that is no top
     face, is a die's top face."""
-    image, truths = render(nth_scene(1901, 0))
-    assert [t.value for t in truths if math.dist(t.centre, (132, 456)) < 15] == [3]
-    readings = read_frame(as_saved(image))
-    assert [r.value for r in readings if math.dist(r.center, (132, 456)) < 15] == [3]
-    assert [r.value for r in readings if math.dist(r.center, (152, 341)) < 15] == [1]
-    assert not [r for r in readings if math.dist(r.center, (151, 385)) < 12]
+    truths, readings = render_and_read(nth_scene(1901, 0))
+    assert_read_at(truths, readings, (132, 456), 3)
+    assert_read_at(truths, readings, (152, 341), 1)
+    assert_read_at(truths, readings, (151, 385), None, reach=12)

@@ -11,35 +11,27 @@ unread (and as it was already beside a 1 printed large or shaded apart)."""
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
-from reader.camera.frame_reader import read_frame
-from reader.camera.render import render
+from rendered_places import assert_read_at, render_and_read
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from render_labelled import as_saved, nth_scene  # noqa: E402
+from render_labelled import nth_scene  # noqa: E402
 
 
 def test_a_1_whose_front_face_lies_off_the_frames_camera_direction_is_read() -> None:
     """``render_labelled.py --seed 2407 --pip-size 0.1-0.13``, scene 42: a black die seen
     37 degrees oblique showing a white 1, its front face straight below it while the frame's
     faces put the camera 32 degrees off image-down. It was refused ("no die body")."""
-    image, truths = render(nth_scene(2407, 42, pip_sizes=(0.1, 0.13)))
-    assert [t.value for t in truths if math.dist(t.centre, (835, 361)) < 15] == [1]
-    readings = read_frame(as_saved(image))
-    assert [r.value for r in readings if math.dist(r.center, (835, 361)) < 15] == [1]
+    truths, readings = render_and_read(nth_scene(2407, 42, pip_sizes=(0.1, 0.13)))
+    assert_read_at(truths, readings, (835, 361), 1)
 
 
 def test_the_front_face_of_a_1_read_is_not_a_die() -> None:
     """``render_labelled.py --seed 2104 --tilt 40``, scene 54: a 1 seen 40 degrees oblique,
     now read on the first look, and its die's front face, a 4, 37 pixels below it, lit as
     the 1's surroundings (1.04 times): the 4 is no die."""
-    image, truths = render(nth_scene(2104, 54, tilt=40))
-    assert [t.value for t in truths if math.dist(t.centre, (1116, 341)) < 15] == [1]
-    assert not [t for t in truths if math.dist(t.centre, (1121, 378)) < 15]
-    readings = read_frame(as_saved(image))
-    assert [r.value for r in readings if math.dist(r.center, (1116, 341)) < 15] == [1]
-    assert not [r for r in readings if math.dist(r.center, (1121, 378)) < 15]
-
+    truths, readings = render_and_read(nth_scene(2104, 54, tilt=40))
+    assert_read_at(truths, readings, (1116, 341), 1)
+    assert_read_at(truths, readings, (1121, 378), None)

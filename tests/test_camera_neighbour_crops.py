@@ -10,12 +10,11 @@ import math
 import sys
 from pathlib import Path
 
-from reader.camera.frame_reader import read_frame
 from reader.camera.reading import ReadStatus
-from reader.camera.render import render
+from rendered_places import assert_read_at, render_and_read
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from render_labelled import as_saved, nth_scene  # noqa: E402
+from render_labelled import nth_scene  # noqa: E402
 
 
 def test_a_die_read_on_its_neighbours_crop_is_kept() -> None:
@@ -24,11 +23,9 @@ def test_a_die_read_on_its_neighbours_crop_is_kept() -> None:
     left one. The first look refused both; the right one's crop, read in the red ink alone,
     read both 4s, and the left one's doubt (a lone pip inside the right die's box) was passed
     over. Both are read now."""
-    image, truths = render(nth_scene(2405, 41, colours=("black/red", "black/gold")))
-    places = [(831, 547), (907, 525)]
-    assert [[t.value for t in truths if math.dist(t.centre, p) < 15] for p in places] == [[4], [4]]
-    readings = read_frame(as_saved(image))
-    assert [[r.value for r in readings if math.dist(r.center, p) < 15] for p in places] == [[4], [4]]
+    truths, readings = render_and_read(nth_scene(2405, 41, colours=("black/red", "black/gold")))
+    assert_read_at(truths, readings, (831, 547), 4)
+    assert_read_at(truths, readings, (907, 525), 4)
 
 
 def test_a_die_read_beside_an_unreadable_one_does_not_take_its_place() -> None:
@@ -36,9 +33,9 @@ def test_a_die_read_beside_an_unreadable_one_does_not_take_its_place() -> None:
     black/gold``, scene 31: a 4 left unreadable, and beside it a 2 seen so steeply that one
     of its pips, alone, is read as a 1 on a closer look. That 1 does not hold the 4's four
     pips: the 4 stays unreadable, not replaced by a 1."""
-    image, truths = render(nth_scene(915, 31, colours=("black/red", "black/gold"), pip_sizes=(0.055, 0.075)))
+    truths, readings = render_and_read(nth_scene(915, 31, colours=("black/red", "black/gold"),
+                                                 pip_sizes=(0.055, 0.075)))
     assert [t.value for t in truths if math.dist(t.centre, (570, 317)) < 15] == [4]
-    readings = read_frame(as_saved(image))
     near = [r for r in readings if math.dist(r.center, (560, 300)) < 40]
     assert [(r.value, r.status) for r in near] == [(None, ReadStatus.UNREADABLE)]
 
@@ -49,7 +46,6 @@ def test_a_die_read_on_a_later_crop_replaces_the_doubt_it_accounts_for() -> None
     tentative die. The tentative one's crop reads the 6, which holds the unreadable one's
     pip and used to be refused for lying in its box: the 6 is read, and no unreadable die
     is reported beside it."""
-    image, truths = render(nth_scene(2206, 5, pip_sizes=(0.055, 0.075)))
+    truths, readings = render_and_read(nth_scene(2206, 5, pip_sizes=(0.055, 0.075)))
     assert [t.value for t in truths if math.dist(t.centre, (851, 346)) < 15] == [6]
-    readings = read_frame(as_saved(image))
     assert [(r.value, r.status) for r in readings if math.dist(r.center, (851, 346)) < 30] == [(6, ReadStatus.OK)]

@@ -6,17 +6,15 @@ reported."""
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
 import pytest
 
-from reader.camera.frame_reader import read_frame
-from reader.camera.render import render
+from rendered_places import assert_read_at, render_and_read
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from render_labelled import as_saved, nth_scene  # noqa: E402
+from render_labelled import nth_scene  # noqa: E402
 
 
 @pytest.mark.parametrize(("index", "place", "value"), [(39, (642, 623), 6), (53, (1099, 388), 6),
@@ -24,10 +22,8 @@ from render_labelled import as_saved, nth_scene  # noqa: E402
 def test_a_face_of_partnered_pips_is_read_on_a_closer_look(index: int, place: tuple[int, int], value: int) -> None:
     """``render_labelled.py --seed 2408 --glare 0.4-0.6``, scenes 39 (a white 6), 53 (a grey
     6) and 34 (a light brown 2), each with glare over its face."""
-    image, truths = render(nth_scene(2408, index, glare=(0.4, 0.6)))
-    assert [t.value for t in truths if math.dist(t.centre, place) < 15] == [value]
-    readings = read_frame(as_saved(image))
-    assert [r.value for r in readings if math.dist(r.center, place) < 15] == [value]
+    truths, readings = render_and_read(nth_scene(2408, index, glare=(0.4, 0.6)))
+    assert_read_at(truths, readings, place, value)
 
 
 @pytest.mark.parametrize(("seed", "index", "place"), [(971, 35, (987, 468)), (2209, 11, (655, 138))])
@@ -36,10 +32,8 @@ def test_a_partnered_speck_of_grain_is_read_as_no_1(seed: int, index: int, place
     14-22``, scene 11: a speck of a grainy table with another speck like it beside it, where
     no die lies. A closer look round it, at full size, sees it alone and would read a 1: a
     pip refused for its partner is no 1, and nothing is read there."""
-    image, truths = render(nth_scene(seed, index, grain=(14, 22)))
-    assert not [t for t in truths if math.dist(t.centre, place) < 40]
-    readings = read_frame(as_saved(image))
-    assert not [r for r in readings if math.dist(r.center, place) < 40]
+    truths, readings = render_and_read(nth_scene(seed, index, grain=(14, 22)))
+    assert_read_at(truths, readings, place, None, reach=40)
 
 
 def test_a_partnered_pips_crop_reads_no_front_face_beside_a_die_read() -> None:
@@ -47,9 +41,6 @@ def test_a_partnered_pips_crop_reads_no_front_face_beside_a_die_read() -> None:
     read on a closer look, and below it a lone pip of its front face with a partner like it.
     The crop round that pip cuts the 3's top face off and reads the front face as a 6; that
     die's box meets the 3's, and it is no die."""
-    image, truths = render(nth_scene(2411, 33, blur=14.0))
-    assert [t.value for t in truths if math.dist(t.centre, (226, 427)) < 15] == [3]
-    assert not [t for t in truths if math.dist(t.centre, (241, 459)) < 15]
-    readings = read_frame(as_saved(image))
-    assert [r.value for r in readings if math.dist(r.center, (226, 427)) < 15] == [3]
-    assert not [r for r in readings if math.dist(r.center, (241, 459)) < 15]
+    truths, readings = render_and_read(nth_scene(2411, 33, blur=14.0))
+    assert_read_at(truths, readings, (226, 427), 3)
+    assert_read_at(truths, readings, (241, 459), None)

@@ -702,12 +702,13 @@ def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: TowardsC
     anyway."""
     offset = face.fit.long_spacing
     pip = face.group.pips[0]
+    towards = towards_camera.at(face.centre)
     for blob in unread:
         step = np.array([blob.x - face.centre[0], blob.y - face.centre[1]])
         apart = float(np.hypot(*step))
         if (blob.dark == pip.dark and blob.radius >= TOP_PIP_SHARE * face.group.radius
                 and TOP_REACH[0] * offset <= apart <= TOP_REACH[1] * offset
-                and min(step @ towards_camera.at(face.centre), step[1]) <= -SIDE_DIRECTION_COS * apart
+                and min(step @ towards, step[1]) <= -SIDE_DIRECTION_COS * apart
                 and (blob.radius > MAX_RADIUS_RATIO * face.group.radius or not colours.apart(blob, pip))):
             return blob
     return None
