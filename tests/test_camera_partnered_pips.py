@@ -44,3 +44,23 @@ def test_a_partnered_pips_crop_reads_no_front_face_beside_a_die_read() -> None:
     truths, readings = render_and_read(nth_scene(2411, 33, blur=14.0))
     assert_read_at(truths, readings, (226, 427), 3)
     assert_read_at(truths, readings, (241, 459), None)
+
+
+def test_two_touching_dice_each_showing_1_are_read_as_two_1s() -> None:
+    """``render_labelled.py --seed 2614 --colours yellow grey orange``, scene 33: two yellow
+    dice side by side, each showing 1, their pips too far apart to be grouped as a 2. Each
+    refused the other as a 2's partner and both were missed; taken as a 2, the two show
+    table beyond its empty corners, and each 1 sits at the centre of a body of its own."""
+    truths, readings = render_and_read(nth_scene(2614, 33, colours=("yellow", "grey", "orange")))
+    assert_read_at(truths, readings, (570, 266), 1)
+    assert_read_at(truths, readings, (627, 264), 1)
+
+
+def test_a_2s_pip_partnered_with_a_1_beside_it_is_no_1() -> None:
+    """``render_labelled.py --seed 2616 --tilt 30 --die-size 30-40 --pip-size 0.055-0.11``,
+    scene 47: a red 2 touching an orange 1, the 2's lower pip and the 1's pip partners.
+    Closer together than two touching dice' 1s can be, they are not read as two 1s: the 2
+    stays a 2."""
+    truths, readings = render_and_read(nth_scene(2616, 47, tilt=30, die_sizes=(30, 40), pip_sizes=(0.055, 0.11)))
+    assert_read_at(truths, readings, (1090, 352), 2)
+    assert_read_at(truths, readings, (1124, 341), 1)

@@ -198,7 +198,7 @@ class Verdict:
     #: a lone pip whose partner, joined to a highlight, shows its ink (see
     #: :func:`_joined_partner`): it is no 1, however a closer look reads it
     joined_partner: bool = False
-    #: a 2 refused as the 1s of two touching dice (see :func:`_ones_of_two_dice`): each of
+    #: a 2 refused as the 1s of two touching dice (see :func:`ones_of_two_dice`): each of
     #: its pips may be read as a 1 of its own
     two_ones: bool = False
     #: a lone pip refused for a partner pip like it (see :func:`_lone_partner`): the two
@@ -356,7 +356,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
         return Verdict("ambiguous pips", 0.0, die_like())
-    if fit.value == 2 and _ones_of_two_dice(face, fit, grey, colours):
+    if fit.value == 2 and ones_of_two_dice(face, fit, grey, colours):
         return Verdict("ambiguous pips", 0.0, die_like(), two_ones=True)
     most = float(seen.max())
     if most > MAX_BODY_STRAY:
@@ -371,7 +371,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     return Verdict(None, min(max(float(min(margins)), 0.0), 1.0))
 
 
-def _ones_of_two_dice(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, colours: BodyColours | None) -> bool:
+def ones_of_two_dice(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, colours: BodyColours | None) -> bool:
     """Whether a 2 may be the 1s of two touching dice (as far apart as a 2's pips on dice
     with small pips): beyond its empty corners (``BEYOND_EMPTY_TWO``), where a 2's face
     still lies and two dice in a row do not, it is not its body's grey (``BEYOND_STRAY``),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
@@ -17,7 +18,7 @@ from reader.camera.colour import medians
 from reader.camera.dice_finder import (FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate,
                                        face_candidates, face_of)
 from reader.camera.die_body import compact_body, edged_share
-from reader.camera.face_checks import NO_PIP, Verdict, check_face
+from reader.camera.face_checks import NO_PIP, PARTNER_REACH_RADII, Verdict, check_face, ones_of_two_dice
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips
 from reader.camera.pipless_dice import PiplessBody, pipless_bodies
@@ -78,6 +79,10 @@ CLOSE_BLOCK_MIN = 9
 #: blobs bigger still are whole dice (light ones on a dark table) or the shadows beside
 #: small dice, two of which lie as far apart as a big 2's pips.
 MAX_ONE_RATIO = 3.0
+#: Two touching dice showing 1 put their pips a die's side apart: 4.4 pip offsets of the
+#: frame's dice seen square-on, less along the camera's foreshortening (3.2 on the test
+#: sets, at a 38-degree tilt); a 2's pips lie 2.8 offsets apart, its face's diagonal.
+MIN_ONES_APART = 3.1
 #: A lone blob refused as no pip (uneven inside: a pip and a highlight round it, cut out
 #: as one) may hold its pip at up to this share of its radius (a die cut out whole holds
 #: pips of at most ``HELD_RATIO`` of its own).
@@ -509,10 +514,11 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     it, unread (see :func:`_top_beyond`): it may be that die's front face.
 
     Unless ``split_twos`` is False, a 2 refused as the 1s of two touching dice is read as
-    those 1s (see :func:`_split_ones`). In one ink's colour alone a dark table looks like
-    the dark die on it, and only the frame's colours tell the two dice apart, which a
-    highlight beyond the 2's pips lightens as much as a table lighter than the die: there
-    the 2 stays refused.
+    those 1s (see :func:`_split_ones`), and so are two lone pips refused as each other's
+    partners that are such 1s (see :func:`_partnered_ones`). In one ink's colour alone a
+    dark table looks like the dark die on it, and only the frame's colours tell the two
+    dice apart, which a highlight beyond the 2's pips lightens as much as a table lighter
+    than the die: there the 2 stays refused.
 
     A 1's die is taken to be as big as the other dice' (see :func:`_die_offset`), or as
     ``frame_offset`` where no other face shows that."""
@@ -529,6 +535,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
                 if face.fit is not None and face.group.radius <= biggest_one}
     if split_twos:
         faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
+        faces = _partnered_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     faces, lone = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
@@ -606,12 +613,53 @@ def _split_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: 
     corners, and both dice went unread. Each 1 must still sit at the centre of a body of its
     own: a 2's pips lie off their die's centre."""
     for two in [f for f in faces if id(f) in verdicts and verdicts[id(f)].two_ones]:
-        read = [_read_as_one(pip, grey, pips, lone, colours, die_offset, towards_camera) for pip in two.group.pips]
-        if all(read):
-            faces = [f for f in faces if f is not two] + [one for one, _ in read]
-            lone = lone + list(two.group.pips)
-            verdicts.update((id(one), verdict) for one, verdict in read)
+        read = _as_ones((two,), two.group.pips, faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
+        if read is not None:
+            faces, lone = read, lone + list(two.group.pips)
     return faces, lone
+
+
+def _partnered_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip],
+                    lone: list[Pip], colours: BodyColours, die_offset: float | None,
+                    towards_camera: TowardsCamera) -> list[FaceCandidate]:
+    """The faces with each two lone pips refused as each other's partners (see
+    :attr:`Verdict.partnered`) read as the 1s of two touching dice, each a 1 of its own,
+    where the two taken as a 2 are refused as such 1s (see :func:`ones_of_two_dice`) and
+    lie at least ``MIN_ONES_APART`` pip offsets of the frame's dice apart, and both pass a
+    1's checks with the other out of the way (their verdicts are added to ``verdicts``).
+
+    Two dice of one colour side by side, each showing 1, whose pips lie too far apart to
+    be grouped as a 2, each refused the other as the partner of a 2 printed small: both
+    were missed. Where no die of 2 pips or more shows the dice's size, they stay refused."""
+    if die_offset is None:
+        return faces
+    partnered = [f for f in faces if id(f) in verdicts and verdicts[id(f)].partnered]
+    for first, second in itertools.combinations(partnered, 2):
+        pair = (first.group.pips[0], second.group.pips[0])
+        apart = math.hypot(pair[0].x - pair[1].x, pair[0].y - pair[1].y)
+        if (not MIN_ONES_APART * die_offset <= apart <= PARTNER_REACH_RADII * (pair[0].radius + pair[1].radius) / 2
+                or not all(any(f is face for f in faces) for face in (first, second))):
+            continue  # (too near or too far, or one of the two already read as a 1 of another pair)
+        two = face_of(PipGroup(pair))
+        if two.fit is None or two.fit.value != 2 or not ones_of_two_dice(two, two.fit, grey, colours):
+            continue
+        others = [pip for pip in lone if pip is not pair[0] and pip is not pair[1]]
+        faces = _as_ones((first, second), pair, faces, verdicts, grey, pips, others, colours, die_offset,
+                         towards_camera) or faces
+    return faces
+
+
+def _as_ones(replaced: tuple[FaceCandidate, ...], pair: tuple[Pip, ...], faces: list[FaceCandidate],
+             verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
+             die_offset: float | None, towards_camera: TowardsCamera) -> list[FaceCandidate] | None:
+    """``faces`` with the ``replaced`` ones swapped for each pip of ``pair`` as a 1's face,
+    if both pass every check of a 1 (see :func:`_read_as_one`; their verdicts are added to
+    ``verdicts``); else None."""
+    read = [_read_as_one(pip, grey, pips, lone, colours, die_offset, towards_camera) for pip in pair]
+    if not all(read):
+        return None
+    verdicts.update((id(one), verdict) for one, verdict in read)
+    return [f for f in faces if not any(f is gone for gone in replaced)] + [one for one, _ in read]
 
 
 def _read_as_one(pip: Pip, grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
