@@ -2,7 +2,10 @@
 one face that were not grouped (a highlight between them, a pip swollen by glare). Both
 used to be dropped, and their die was missed. Such a pip is now a tentative die: a closer
 look reads the face it belongs to, and reads no 1 from it; if it reads nothing, nothing is
-reported."""
+reported. Two such partners are also taken together: as a 2 that passes a 2's checks
+(where they stand out well beyond the table's grain and are as big as the frame's pips),
+or as the 1s of two touching dice (where, taken as a 2, its face ends at its empty
+corners)."""
 
 from __future__ import annotations
 
@@ -64,3 +67,40 @@ def test_a_2s_pip_partnered_with_a_1_beside_it_is_no_1() -> None:
     truths, readings = render_and_read(nth_scene(2616, 47, tilt=30, die_sizes=(30, 40), pip_sizes=(0.055, 0.11)))
     assert_read_at(truths, readings, (1090, 352), 2)
     assert_read_at(truths, readings, (1124, 341), 1)
+
+
+@pytest.mark.parametrize(("index", "place"), [(44, (666, 235)), (11, (144, 279))])
+def test_a_2_whose_pips_are_not_linked_is_read_from_its_partnered_pips(index: int, place: tuple[int, int]) -> None:
+    """``render_labelled.py --seed 2608 --glare 0.4-0.6``, scenes 44 (an orange 2) and 11 (a
+    black 2 with red pips), each with a highlight between its pips that lights one pip's
+    surroundings too much for the two to be linked. Each pip refused the other as a partner,
+    and the closer look did not link them either: both dice were missed. A partnered pip
+    taken with its partner as a 2 passes every check of a 2."""
+    truths, readings = render_and_read(nth_scene(2608, index, glare=(0.4, 0.6)))
+    assert_read_at(truths, readings, place, 2)
+
+
+@pytest.mark.parametrize(("seed", "index", "place"), [(1809, 6, (155, 36)), (1809, 21, (858, 506))])
+def test_partnered_specks_of_grain_are_no_2(seed: int, index: int, place: tuple[int, int]) -> None:
+    """``render_labelled.py --seed 1809 --grain 14-22``, scenes 6 and 21: two specks of a
+    grainy table, partners, that pass a 2's checks taken together. They stand out from the
+    table 3 to 6 times its texture; pips never linked must stand out 12 times as far."""
+    truths, readings = render_and_read(nth_scene(seed, index, grain=(14, 22)))
+    assert_read_at(truths, readings, place, None, reach=40)
+
+
+def test_a_side_faces_partnered_pips_are_no_2() -> None:
+    """``render_labelled.py --seed 2402``, scene 36: two small pips of a blue 6's side face,
+    partners, that pass a 2's checks taken together. Pips never linked must be at least 0.8
+    of the size of the frame's faces' pips; these are 0.4 and 0.6."""
+    truths, readings = render_and_read(nth_scene(2402, 36))
+    assert_read_at(truths, readings, (1040, 467), None)
+
+
+def test_a_pip_read_in_an_unlinked_2_is_in_no_other() -> None:
+    """``render_labelled.py --seed 1907 --pip-size 0.1-0.13``, scene 10: a white 2 touching a
+    white 1. The 2's pips were never linked; its lower pip partners both its other pip and
+    the 1's. Read in the 2, it is not read again in a 2 with the 1's pip across the seam."""
+    truths, readings = render_and_read(nth_scene(1907, 10, pip_sizes=(0.1, 0.13)))
+    assert_read_at(truths, readings, (930, 506), 2)
+    assert_read_at(truths, readings, (884, 507), None)

@@ -201,7 +201,7 @@ class Verdict:
     #: a 2 refused as the 1s of two touching dice (see :func:`ones_of_two_dice`): each of
     #: its pips may be read as a 1 of its own
     two_ones: bool = False
-    #: a lone pip refused for a partner pip like it (see :func:`_lone_partner`): the two
+    #: a lone pip refused for a partner pip like it (see :func:`lone_partners`): the two
     #: may be a die's face that a closer look reads whole
     partnered: bool = False
 
@@ -302,7 +302,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         stray = _stray_pip(face, others)
         if stray and _crowded(face, others, colours, _own_face_share(face, grey, others)):
             return Verdict("ambiguous pips", 0.0, False)
-        if _lone_partner(face, lone, colours):
+        if lone_partners(face, lone, colours):
             return Verdict("ambiguous pips", 0.0, False, partnered=True)
         if _glare_by_ink(face, others, colours):
             return Verdict("ambiguous pips", 0.0, False)
@@ -751,7 +751,7 @@ _RING_DIRECTIONS = ring_directions(8)
 _PLACE_SAMPLES = np.vstack([PLACE_NUDGE * _NUDGES, 2.2 * _RING_DIRECTIONS])
 
 
-def _lone_partner(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours | None) -> bool:
+def lone_partners(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours | None) -> list[Pip]:
     """Whether another lone pip like this one (size, ink, foreshortening), on a body of
     the same colour where the colours are known, lies within a 2's diagonal: the two may be
     a 2 whose pips are small for its face (too far apart, in radii, to be grouped), not two
@@ -767,7 +767,7 @@ def _lone_partner(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours
              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * (p.radius + pip.radius) / 2
              and (p.radius > pip.radius or _shaped_alike(p, pip))
              and not (colours is not None and colours.apart(p, pip))]
-    return bool(alike)
+    return alike
 
 
 def _shaped_alike(a: Pip, b: Pip) -> bool:

@@ -18,7 +18,8 @@ from reader.camera.colour import medians
 from reader.camera.dice_finder import (FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate,
                                        face_candidates, face_of)
 from reader.camera.die_body import compact_body, edged_share
-from reader.camera.face_checks import NO_PIP, PARTNER_REACH_RADII, Verdict, check_face, ones_of_two_dice
+from reader.camera.face_checks import (NO_PIP, PARTNER_REACH_RADII, Verdict, check_face, lone_partners,
+                                      ones_of_two_dice)
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips
 from reader.camera.pipless_dice import PiplessBody, pipless_bodies
@@ -123,6 +124,11 @@ TABLE_SAMPLES = 6000
 #: fits a face of three pips or more, and such a face needs only ``LAYOUT_TEXTURE_RATIO``
 #: (a red die's white pips, a black die's red ones, stand out least in grey).
 TEXTURE_RATIO, LAYOUT_TEXTURE_RATIO = 6, 5
+#: Two pips never linked into a face are read as a 2 (see :func:`_partnered_twos`) only if
+#: each stands out this many times the image's texture (specks of a grainy table that pass
+#: a 2's checks stood out 3 to 6 times; the 2s read so, 23 times or more) and is at least
+#: this share of the radius of the frame's faces' pips (a side face's pips: 0.4 and 0.6).
+UNLINKED_TEXTURE_RATIO, UNLINKED_RADIUS_SHARE = 2 * TEXTURE_RATIO, 0.8
 
 
 @dataclass
@@ -249,7 +255,7 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     too_faint = {id(g) for g, weak in zip(groups, faint) if weak}
     faces = [f for f in faces if id(f.group) not in too_faint]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
-    dice = list(_dice(faces, grey, pips, lone, colours, towards_camera, split_twos=not ink_only,
+    dice = list(_dice(faces, grey, pips, lone, colours, towards_camera, found.texture, split_twos=not ink_only,
                       frame_offset=die_offset / scale if die_offset is not None else None))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, grey, scale)]
     dice = [die for die in dice if not any(die is blob for blob in blobs) and not _speck(die, grey, scale)]
@@ -505,7 +511,8 @@ class _Die(NamedTuple):
 
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
-          towards_camera: TowardsCamera, split_twos: bool = True, frame_offset: float | None = None) -> Iterator[_Die]:
+          towards_camera: TowardsCamera, texture: float, split_twos: bool = True,
+          frame_offset: float | None = None) -> Iterator[_Die]:
     """The faces that are dice. A tentative one is a face that failed its checks, on no
     evidence of a die but its pips' colour (coloured pips on a die of another colour),
     which is a die only if a closer look reads it.
@@ -518,7 +525,9 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     partners that are such 1s (see :func:`_partnered_ones`). In one ink's colour alone a
     dark table looks like the dark die on it, and only the frame's colours tell the two
     dice apart, which a highlight beyond the 2's pips lightens as much as a table lighter
-    than the die: there the 2 stays refused.
+    than the die: there the 2 stays refused. A lone pip refused for a partner like it is
+    read with that partner as a 2 where the two pass a 2's checks and stand out from the
+    image's ``texture`` (see :class:`PipSearch`) far enough (see :func:`_partnered_twos`).
 
     A 1's die is taken to be as big as the other dice' (see :func:`_die_offset`), or as
     ``frame_offset`` where no other face shows that."""
@@ -536,6 +545,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     if split_twos:
         faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
         faces = _partnered_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
+    faces = _partnered_twos(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera, texture)
     faces, lone = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
@@ -646,6 +656,49 @@ def _partnered_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
         others = [pip for pip in lone if pip is not pair[0] and pip is not pair[1]]
         faces = _as_ones((first, second), pair, faces, verdicts, grey, pips, others, colours, die_offset,
                          towards_camera) or faces
+    return faces
+
+
+def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip],
+                    lone: list[Pip], colours: BodyColours, die_offset: float | None,
+                    towards_camera: TowardsCamera, texture: float) -> list[FaceCandidate]:
+    """The faces with each lone pip refused for a partner like it (see
+    :attr:`Verdict.partnered`) read with that partner as a 2, where the two taken as a 2
+    pass every check of a 2 (its verdict is added to ``verdicts``), and each of them stands
+    out from the image's ``texture`` ``UNLINKED_TEXTURE_RATIO`` times and is at least
+    ``UNLINKED_RADIUS_SHARE`` of the radius of the frame's faces' pips (the median of its
+    faces of two pips or more; where there are none, they stay refused).
+
+    A highlight between a 2's pips lights one pip's surroundings more than the two may
+    differ to be linked, and neither the first look nor a closer one linked them: each
+    refused the other as a partner, and the die was missed. Pips never linked are weaker
+    evidence than a face's: specks of a grainy table, and the small pips of a side face,
+    pass a 2's checks taken two at a time."""
+    grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
+    if not grouped:
+        return faces
+    least_radius = UNLINKED_RADIUS_SHARE * median(grouped)
+    # (a pip read in one such 2 is in no other: a 1 beside a 2 partners its nearer pip too)
+    taken: set[int] = set()
+    for face in [f for f in faces if id(f) in verdicts and verdicts[id(f)].partnered]:
+        pip = face.group.pips[0]
+        if id(pip) in taken or not any(f is face for f in faces):
+            continue
+        for partner in lone_partners(face, lone, colours):
+            if (id(partner) in taken or min(pip.radius, partner.radius) < least_radius
+                    or min(pip.contrast, partner.contrast) < UNLINKED_TEXTURE_RATIO * texture):
+                continue
+            two = face_of(PipGroup((pip, partner)))
+            if two.fit is None or two.fit.value != 2:
+                continue
+            others = [p for p in lone if p is not pip and p is not partner]
+            verdict = check_face(two, grey, pips, others, colours, die_offset, towards_camera)
+            if verdict.reason is None:
+                faces = [f for f in faces if f is not face and not (len(f.group.pips) == 1
+                                                                    and f.group.pips[0] is partner)] + [two]
+                verdicts[id(two)] = verdict
+                taken |= {id(pip), id(partner)}
+                break
     return faces
 
 
