@@ -752,8 +752,8 @@ _PLACE_SAMPLES = np.vstack([PLACE_NUDGE * _NUDGES, 2.2 * _RING_DIRECTIONS])
 
 
 def lone_partners(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours | None) -> list[Pip]:
-    """Whether another lone pip like this one (size, ink, foreshortening), on a body of
-    the same colour where the colours are known, lies within a 2's diagonal: the two may be
+    """The other lone pips like this one (size, ink, foreshortening), on a body of the
+    same colour where the colours are known, that lie within a 2's diagonal: the two may be
     a 2 whose pips are small for its face (too far apart, in radii, to be grouped), not two
     1s. What lies between them is no help: a highlight between a dark die's light pips
     looks like table, and no seam may show between two touching dice. A partner bigger

@@ -650,10 +650,9 @@ def _partnered_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
         if (not MIN_ONES_APART * die_offset <= apart <= PARTNER_REACH_RADII * (pair[0].radius + pair[1].radius) / 2
                 or not all(any(f is face for f in faces) for face in (first, second))):
             continue  # (too near or too far, or one of the two already read as a 1 of another pair)
-        two = face_of(PipGroup(pair))
-        if two.fit is None or two.fit.value != 2 or not ones_of_two_dice(two, two.fit, grey, colours):
+        two, others = _as_two(pair, lone)
+        if two is None or not ones_of_two_dice(two, two.fit, grey, colours):
             continue
-        others = [pip for pip in lone if pip is not pair[0] and pip is not pair[1]]
         faces = _as_ones((first, second), pair, faces, verdicts, grey, pips, others, colours, die_offset,
                          towards_camera) or faces
     return faces
@@ -688,10 +687,9 @@ def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
             if (id(partner) in taken or min(pip.radius, partner.radius) < least_radius
                     or min(pip.contrast, partner.contrast) < UNLINKED_TEXTURE_RATIO * texture):
                 continue
-            two = face_of(PipGroup((pip, partner)))
-            if two.fit is None or two.fit.value != 2:
+            two, others = _as_two((pip, partner), lone)
+            if two is None:
                 continue
-            others = [p for p in lone if p is not pip and p is not partner]
             verdict = check_face(two, grey, pips, others, colours, die_offset, towards_camera)
             if verdict.reason is None:
                 faces = [f for f in faces if f is not face and not (len(f.group.pips) == 1
@@ -700,6 +698,14 @@ def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
                 taken |= {id(pip), id(partner)}
                 break
     return faces
+
+
+def _as_two(pair: tuple[Pip, Pip], lone: list[Pip]) -> tuple[FaceCandidate | None, list[Pip]]:
+    """Two lone pips taken together as a 2's face (None if they fit none), and the ``lone``
+    pips but those two."""
+    two = face_of(PipGroup(pair))
+    others = [pip for pip in lone if pip is not pair[0] and pip is not pair[1]]
+    return (two if two.fit is not None and two.fit.value == 2 else None), others
 
 
 def _as_ones(replaced: tuple[FaceCandidate, ...], pair: tuple[Pip, ...], faces: list[FaceCandidate],
