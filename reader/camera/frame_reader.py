@@ -643,18 +643,20 @@ def _partnered_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
     were missed. Where no die of 2 pips or more shows the dice's size, they stay refused."""
     if die_offset is None:
         return faces
-    partnered = [f for f in faces if id(f) in verdicts and verdicts[id(f)].partnered]
-    for first, second in itertools.combinations(partnered, 2):
+    # (a pip read as a 1 of one pair is in no other)
+    taken: set[int] = set()
+    for first, second in itertools.combinations(_partnered(faces, verdicts), 2):
         pair = (first.group.pips[0], second.group.pips[0])
         apart = math.hypot(pair[0].x - pair[1].x, pair[0].y - pair[1].y)
-        if (not MIN_ONES_APART * die_offset <= apart <= PARTNER_REACH_RADII * (pair[0].radius + pair[1].radius) / 2
-                or not all(any(f is face for f in faces) for face in (first, second))):
-            continue  # (too near or too far, or one of the two already read as a 1 of another pair)
+        reach = PARTNER_REACH_RADII * (pair[0].radius + pair[1].radius) / 2
+        if id(pair[0]) in taken or id(pair[1]) in taken or not MIN_ONES_APART * die_offset <= apart <= reach:
+            continue
         two, others = _as_two(pair, lone)
         if two is None or not ones_of_two_dice(two, two.fit, grey, colours):
             continue
-        faces = _as_ones((first, second), pair, faces, verdicts, grey, pips, others, colours, die_offset,
-                         towards_camera) or faces
+        read = _as_ones((first, second), pair, faces, verdicts, grey, pips, others, colours, die_offset, towards_camera)
+        if read is not None:
+            faces, taken = read, taken | {id(pair[0]), id(pair[1])}
     return faces
 
 
@@ -673,15 +675,17 @@ def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
     refused the other as a partner, and the die was missed. Pips never linked are weaker
     evidence than a face's: specks of a grainy table, and the small pips of a side face,
     pass a 2's checks taken two at a time."""
+    partnered = _partnered(faces, verdicts)
     grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
-    if not grouped:
+    if not partnered or not grouped:
         return faces
     least_radius = UNLINKED_RADIUS_SHARE * median(grouped)
-    # (a pip read in one such 2 is in no other: a 1 beside a 2 partners its nearer pip too)
+    # (a pip read in one such 2 is in no other: a 1 beside a 2 partners its nearer pip too;
+    # a partnered face leaves the faces only as such a pip)
     taken: set[int] = set()
-    for face in [f for f in faces if id(f) in verdicts and verdicts[id(f)].partnered]:
+    for face in partnered:
         pip = face.group.pips[0]
-        if id(pip) in taken or not any(f is face for f in faces):
+        if id(pip) in taken:
             continue
         for partner in lone_partners(face, lone, colours):
             if (id(partner) in taken or min(pip.radius, partner.radius) < least_radius
@@ -698,6 +702,11 @@ def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
                 taken |= {id(pip), id(partner)}
                 break
     return faces
+
+
+def _partnered(faces: list[FaceCandidate], verdicts: dict[int, Verdict]) -> list[FaceCandidate]:
+    """The faces refused for a partner like their lone pip (see :attr:`Verdict.partnered`)."""
+    return [f for f in faces if id(f) in verdicts and verdicts[id(f)].partnered]
 
 
 def _as_two(pair: tuple[Pip, Pip], lone: list[Pip]) -> tuple[FaceCandidate | None, list[Pip]]:
