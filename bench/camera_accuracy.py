@@ -1,6 +1,7 @@
 """Accuracy of the camera reader on labelled photographs.
 
-Usage: python bench/camera_accuracy.py LABELLED_DIR... [--csv] [--scale F] [--time-frame IMAGE...]
+Usage: python bench/camera_accuracy.py [LABELLED_DIR...] [--no-dice PHOTO_DIR...] [--csv] [--scale F]
+[--time-frame IMAGE...]
 
 A labelled folder holds either images with a YOLO ``.txt`` beside each one (``CLASS CX CY W
 H`` per die, relative coordinates, CLASS = face value - 1, the box enclosing the top face's
@@ -13,7 +14,9 @@ The other readings that match no die (false detections) are counted with how man
 carry a value and, of those, how many lie within one face side of a labelled die: a die
 counted twice (its side face read as a die of its own, or touching dice read as one).
 ``--csv`` also prints one line per labelled die (file, label, read, status, reason) and
-per false detection (label 0). ``--scale F`` reads every image enlarged F times (bicubic),
+per false detection (label 0). ``--no-dice PHOTO_DIR...`` also reads every image of those
+folders as showing no pip d6 at all (numbered dice in a tray on a wooden table, say): every
+reading there is a false detection. ``--scale F`` reads every image enlarged F times (bicubic),
 which takes frames of 600 pixels and more through the reader's reduced-size search. ``--time-frame IMAGE...`` also times full reads of those
 images set side by side and scaled onto a 1280x720 frame (single-threaded; wall and CPU
 medians).
@@ -122,6 +125,11 @@ def load_folder(folder: Path) -> list[LabelledImage]:
     if not out:
         out = [image for sub in sorted(p for p in folder.iterdir() if p.is_dir()) for image in load_folder(sub)]
     return out
+
+
+def load_without_dice(folder: Path) -> list[LabelledImage]:
+    """Every image of a folder, as showing no pip d6."""
+    return [LabelledImage(image, ()) for image in sorted(folder.iterdir()) if image.suffix.lower() in IMAGE_SUFFIXES]
 
 
 def _yolo_dice(label: Path) -> Iterable[LabelledDie]:
@@ -262,7 +270,9 @@ def time_frame(images: list[np.ndarray], reader: Callable[[np.ndarray], list[Die
 def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("folders", nargs="+", type=Path, metavar="LABELLED_DIR")
+    parser.add_argument("folders", nargs="*", type=Path, metavar="LABELLED_DIR")
+    parser.add_argument("--no-dice", type=Path, nargs="+", default=[], metavar="PHOTO_DIR",
+                        help="also read the images of these folders, which show no pip d6: every reading is false")
     parser.add_argument("--csv", action="store_true", help="also print one CSV line per labelled die")
     parser.add_argument("--scale", type=float, default=1.0, metavar="F",
                         help="read the images enlarged F times (positions are mapped back)")
@@ -273,14 +283,17 @@ def main(argv: list[str] | None = None) -> int:
     from reader.camera.frame_reader import read_frame
 
     reader = read_frame if args.scale == 1.0 else enlarged(read_frame, args.scale)
+    if not args.folders and not args.no_dice:
+        parser.error("give a labelled folder, or --no-dice with a folder of photos")
     tally = Tally()
     times: list[float] = []
-    for folder in args.folders:
+    for folder, loader in [(f, load_folder) for f in args.folders] + [(f, load_without_dice) for f in args.no_dice]:
         if not folder.is_dir():
             parser.error(f"{folder} is no folder")
-        images = load_folder(folder)
+        images = loader(folder)
         if not images:
-            parser.error(f"{folder} holds no labelled images (YOLO .txt beside each, or a labels.csv)")
+            parser.error(f"{folder} holds no labelled images (YOLO .txt beside each, or a labels.csv)"
+                         if loader is load_folder else f"{folder} holds no images")
         _, t = evaluate(images, reader, tally)
         times.extend(t)
     if args.csv:

@@ -78,3 +78,23 @@ def test_a_folder_with_no_labelled_images_is_a_one_line_error(tmp_path: Path, ca
         main([str(tmp_path)])
     assert stop.value.code == 2
     assert "holds no labelled images" in capsys.readouterr().err
+
+
+def test_every_reading_of_a_photo_without_dice_is_a_false_detection(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    """``--no-dice``: photos known to show no pip d6 (numbered dice, a bare tray); here a
+    rendered frame of three dice stands in, each of its readings counted false."""
+    from reader.camera.render import Scene, render, scatter
+
+    image, _ = render(Scene(dice=scatter(3, (640, 480), die_size=60.0, seed=5), size=(640, 480), seed=5))
+    cv2.imwrite(str(tmp_path / "three.png"), image)
+    assert main(["--no-dice", str(tmp_path)]) == 0
+    summary = capsys.readouterr().out.splitlines()[0]
+    assert summary.startswith("dice: 0 ") and "false detections: 3 (3 with a value" in summary
+
+
+def test_no_folder_at_all_is_a_one_line_error(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([])
+    assert stop.value.code == 2
+    assert "give a labelled folder" in capsys.readouterr().err

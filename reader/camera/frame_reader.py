@@ -23,12 +23,15 @@ from reader.camera.face_checks import (NO_PIP, PARTNER_REACH_RADII, Verdict, che
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips
 from reader.camera.pipless_dice import PiplessBody, pipless_bodies
-from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, ROUND_PIP, Pip, PipSearch, held_pips, round_radii,
-                                search_pips, typical_pip_radius)
+from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, ROUND_PIP, Pip, PipSearch, held_pips, pip_block_size,
+                                round_radii, search_pips, typical_pip_radius)
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
+from reader.camera.surface_grain import SurfaceGrain
 
 #: Names a die's colour: (image_bgr, candidate, table_reference_bgr or None) -> (name, confidence).
 ColourNamer = Callable[[np.ndarray, DieCandidate, np.ndarray | None], tuple[str, float]]
+#: The surface grain (see :mod:`reader.camera.surface_grain`) at a point (x, y) of an image searched.
+GrainAt = Callable[[float, float], float]
 
 SIDES = 6
 #: Pips that fit no face are reported as an unreadable die when there are at least this
@@ -61,12 +64,13 @@ ENLARGE_BELOW = 2.5
 #: as holes in the die, some of them not at all). Rendered frames of 8 dice 26 px across
 #: read 122-125 of 128 dice with such a block (10-14 radii), 105 with a tenth of the frame.
 ENLARGED_BLOCK_RADII, MIN_ENLARGED_BLOCK = 12, 15
-#: A lone pip is evidence of a die only if it covers ``MIN_PIP_AREA`` pixels of the frame
-#: itself (an enlarged frame shows smaller specks as blobs: a keyboard's glyphs, grain of
-#: the table), and, if it measures under ``ENLARGE_BELOW`` pixels, only where its die's edge
-#: is seen round it in at least ``MIN_SMALL_ONE_EDGES`` of the directions: a crumb or a
-#: dot of print on a bare table is as round and as centred on its surroundings as a 1.
-MIN_ONE_RADIUS, MIN_SMALL_ONE_EDGES = math.sqrt(MIN_PIP_AREA / math.pi), 0.15
+#: A face's pips are evidence of a die only if they cover ``MIN_PIP_AREA`` pixels of the
+#: frame itself (an enlarged frame shows smaller specks as blobs: a keyboard's glyphs, grain
+#: of the table, dust on a dark dice tray, two of which fit a 2), and a lone pip, if it
+#: measures under ``ENLARGE_BELOW`` pixels, only where its die's edge is seen round it in at
+#: least ``MIN_SMALL_ONE_EDGES`` of the directions: a crumb or a dot of print on a bare table
+#: is as round and as centred on its surroundings as a 1.
+MIN_FRAME_PIP_RADIUS, MIN_SMALL_ONE_EDGES = math.sqrt(MIN_PIP_AREA / math.pi), 0.15
 #: Pips found much bigger than needed at the reduced size may be whole small dice, their
 #: pips too small to show there: this many of the clearest are looked at, at full size.
 WHOLE_DICE_SAMPLE = 5
@@ -124,6 +128,14 @@ TABLE_SAMPLES = 6000
 #: fits a face of three pips or more, and such a face needs only ``LAYOUT_TEXTURE_RATIO``
 #: (a red die's white pips, a black die's red ones, stand out least in grey).
 TEXTURE_RATIO, LAYOUT_TEXTURE_RATIO = 6, 5
+#: ... and by this many times the grain of the surface round it (see
+#: :mod:`reader.camera.surface_grain`), which a smooth dice tray on a grainy table hides
+#: from the frame's texture: the real webcam photos' dice stand out 21 times their grain or
+#: more (66 times, all but 0.5% of them), the rendered dice 22 times or more; the blobs of
+#: wood grain read as dice on photos of a tray on a wooden table, 4 to 15 times (9 in 10
+#: of those reported unreadable, and a third of those read with a value: most others were
+#: dust on the tray, see ``MIN_FRAME_PIP_RADIUS``).
+GRAIN_RATIO = 12
 #: Two pips never linked into a face are read as a 2 (see :func:`_partnered_twos`) only if
 #: each stands out this many times the image's texture (specks of a grainy table that pass
 #: a 2's checks stood out 3 to 6 times; the 2s read so, 23 times or more) and is at least
@@ -165,13 +177,14 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     memo = memo if memo is not None else SearchScale()
     work, scale, found = _working_image(grey, memo)
-    look = _read(image_bgr, work, scale, found, namer)
+    grain = SurfaceGrain(grey, pip_block_size(grey.shape))
+    look = _read(image_bgr, work, scale, found, namer, grain=lambda x, y: grain.at(x * scale, y * scale))
     if look.too_coarse:
         # whole dice were taken for pips (a blob read as a 1 holds pips at full size): the
         # frame's pips are too small for the reduced size
         memo.scale, scale = 1.0, 1.0
         found = search_pips(grey)
-        look = _read(image_bgr, grey, 1.0, found, namer)
+        look = _read(image_bgr, grey, 1.0, found, namer, grain=grain.at)
     readings, seen, table = look.readings, look.seen, look.table
     # dice whose pips motion blur wiped out still count: unreadable, not missed. Their
     # bodies are measured against the dice read with two pips or more where there are any:
@@ -189,7 +202,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
         readings.append(DieReading(None, SIDES, colour, cand.center, cand.box, 0.0, ReadStatus.UNREADABLE,
                                    NO_READABLE_FACE))
         seen.append(_pips_on(body, found.pips, scale))
-    return _closer_look(image_bgr, grey, readings, seen, namer, table, found.texture, look.die_offset)
+    return _closer_look(image_bgr, grey, readings, seen, namer, table, found.texture, look.die_offset, grain)
 
 
 def _pips_on(body: PiplessBody, pips: list[Pip], scale: float) -> _Seen:
@@ -239,24 +252,26 @@ class _Look(NamedTuple):
 
 
 def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearch, namer: ColourNamer | None,
-          table: np.ndarray | None = None, ink_only: bool = False, die_offset: float | None = None) -> _Look:
+          table: np.ndarray | None = None, ink_only: bool = False, die_offset: float | None = None,
+          grain: GrainAt | None = None) -> _Look:
     """The dice whose faces the pips ``found`` on ``grey`` (``1 / scale`` the size of
     ``image_bgr``) show; ``table`` is the table's colour if known (else it is measured).
     ``ink_only``: ``grey`` is one ink's colour alone (see :func:`_close_images`), in which
     a dark die and a dark table look alike. ``die_offset``: the pip offset of the frame's
-    dice (frame pixels), for an image that shows none of its own."""
+    dice (frame pixels), for an image that shows none of its own. ``grain``: the surface
+    grain at a point of ``grey`` (None: not asked), which a face's pips must clear
+    ``GRAIN_RATIO`` times."""
     pips = found.pips
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
-    faint = [abs(g.body_level - g.pip_level) < (TEXTURE_RATIO if len(g.pips) < 3 else LAYOUT_TEXTURE_RATIO)
-             * found.texture for g in groups]
+    faint = [_faint(abs(g.body_level - g.pip_level), g.centre, len(g.pips), found.texture, grain) for g in groups]
     faces, towards_camera = face_candidates(groups, colours, faint)
     # (only as faces: the checks of the faces kept still see every pip candidate)
     too_faint = {id(g) for g, weak in zip(groups, faint) if weak}
     faces = [f for f in faces if id(f.group) not in too_faint]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     dice = list(_dice(faces, grey, pips, lone, colours, towards_camera, found.texture, split_twos=not ink_only,
-                      frame_offset=die_offset / scale if die_offset is not None else None))
+                      frame_offset=die_offset / scale if die_offset is not None else None, grain=grain))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, grey, scale)]
     dice = [die for die in dice if not any(die is blob for blob in blobs) and not _speck(die, grey, scale)]
     candidates = [die_candidate(die.face, image_bgr.shape, scale) for die in dice]
@@ -274,15 +289,25 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     return _Look(readings, seen, table, bool(blobs) and scale > 1, offset * scale if offset is not None else None)
 
 
+def _faint(contrast: float, at: np.ndarray, pips: int, texture: float, grain: GrainAt | None) -> bool:
+    """Whether pips that stand out ``contrast`` grey levels from their body, ``pips`` of them
+    round the point ``at``, stand out too little from the image's ``texture`` (see
+    ``TEXTURE_RATIO``) or from the surface ``grain`` there (see ``GRAIN_RATIO``) to be a
+    die's."""
+    if contrast < (TEXTURE_RATIO if pips < 3 else LAYOUT_TEXTURE_RATIO) * texture:
+        return True
+    return grain is not None and contrast < GRAIN_RATIO * grain(float(at[0]), float(at[1]))
+
+
 def _speck(die: _Die, grey: np.ndarray, scale: float) -> bool:
-    """Whether a die read from a lone pip (found on ``grey``, ``1 / scale`` the frame's
-    size) is too small a speck to be one (see ``MIN_ONE_RADIUS``)."""
+    """Whether a die's pips (found on ``grey``, ``1 / scale`` the frame's size) are specks
+    too small to be a die's (see ``MIN_FRAME_PIP_RADIUS``)."""
     group = die.face.group
-    if len(group.pips) > 1:
-        return False
     radius = group.radius * scale
-    return radius < MIN_ONE_RADIUS or (radius < ENLARGE_BELOW
-                                       and edged_share(group.pips[0], group.squash, grey) < MIN_SMALL_ONE_EDGES)
+    if radius < MIN_FRAME_PIP_RADIUS:
+        return True
+    return len(group.pips) == 1 and radius < ENLARGE_BELOW and edged_share(group.pips[0], group.squash,
+                                                                          grey) < MIN_SMALL_ONE_EDGES
 
 
 def _holds_pips(pip: Pip, image_bgr: np.ndarray, grey: np.ndarray, scale: float) -> bool:
@@ -300,7 +325,7 @@ def _holds_pips(pip: Pip, image_bgr: np.ndarray, grey: np.ndarray, scale: float)
 
 def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieReading], seen: list[_Seen],
                  namer: ColourNamer | None, table: np.ndarray | None, texture: float,
-                 die_offset: float | None) -> list[DieReading]:
+                 die_offset: float | None, grain: SurfaceGrain) -> list[DieReading]:
     """The readings, each unreadable die read again at full size on a crop round it; the
     dice the crop reads there replace it (else it stays as it was). ``seen`` holds what
     each reading was made from. A die read on the crop is the doubtful one's if its face
@@ -312,7 +337,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     lone blob beyond it (see :func:`_top_beyond`) is its die's front face if the crop reads
     a 1 in that blob: the die is that 1. The faces read on a crop
     are held to the frame's ``texture`` (see ``TEXTURE_RATIO``), not the crop's: the die
-    itself fills much of a crop. A crop that holds no die of 2 pips or more takes the size
+    itself fills much of a crop; and, read in grey, to the frame's ``grain`` round them. A crop that holds no die of 2 pips or more takes the size
     of its dice from the frame's (``die_offset``, see :func:`_die_offset`): a lone pip's own
     surroundings cannot tell a 1 from a 2's pip printed small on a dark table, whose edge
     the rays do not see.
@@ -351,7 +376,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         for close in _close_images(image_bgr, grey, doubt.box, pips_seen, radius, maybe):
             cx0, cy0 = close.origin
             look = _read(close.crop, close.image, 1.0, search_pips(close.image, block)._replace(texture=texture),
-                         namer, table, close.ink_only, die_offset)
+                         namer, table, close.ink_only, die_offset,
+                         None if close.ink_only else lambda x, y: grain.at(x + cx0, y + cy0))
             # (in the frame's pixels)
             on_crop = [(replace(r, center=(r.center[0] + cx0, r.center[1] + cy0),
                                 box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0)), own + (cx0, cy0))
@@ -512,7 +538,7 @@ class _Die(NamedTuple):
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
           towards_camera: TowardsCamera, texture: float, split_twos: bool = True,
-          frame_offset: float | None = None) -> Iterator[_Die]:
+          frame_offset: float | None = None, grain: GrainAt | None = None) -> Iterator[_Die]:
     """The faces that are dice. A tentative one is a face that failed its checks, on no
     evidence of a die but its pips' colour (coloured pips on a die of another colour),
     which is a die only if a closer look reads it.
@@ -527,7 +553,8 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     dice apart, which a highlight beyond the 2's pips lightens as much as a table lighter
     than the die: there the 2 stays refused. A lone pip refused for a partner like it is
     read with that partner as a 2 where the two pass a 2's checks and stand out from the
-    image's ``texture`` (see :class:`PipSearch`) far enough (see :func:`_partnered_twos`).
+    image's ``texture`` (see :class:`PipSearch`) and the surface ``grain`` far enough (see
+    :func:`_partnered_twos`).
 
     A 1's die is taken to be as big as the other dice' (see :func:`_die_offset`), or as
     ``frame_offset`` where no other face shows that."""
@@ -545,7 +572,7 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     if split_twos:
         faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
         faces = _partnered_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
-    faces = _partnered_twos(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera, texture)
+    faces = _partnered_twos(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera, texture, grain)
     faces, lone = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     # lone blobs not read as dice: each may be a die's top face (a 1 its checks refused, or
     # dropped as the side face of a touching die's top; or a whole die that stands out from
@@ -662,11 +689,13 @@ def _partnered_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
 
 def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip],
                     lone: list[Pip], colours: BodyColours, die_offset: float | None,
-                    towards_camera: TowardsCamera, texture: float) -> list[FaceCandidate]:
+                    towards_camera: TowardsCamera, texture: float,
+                    grain: GrainAt | None = None) -> list[FaceCandidate]:
     """The faces with each lone pip refused for a partner like it (see
     :attr:`Verdict.partnered`) read with that partner as a 2, where the two taken as a 2
     pass every check of a 2 (its verdict is added to ``verdicts``), and each of them stands
-    out from the image's ``texture`` ``UNLINKED_TEXTURE_RATIO`` times and is at least
+    out from the image's ``texture`` ``UNLINKED_TEXTURE_RATIO`` times (and from the surface
+    ``grain`` round it ``GRAIN_RATIO`` times) and is at least
     ``UNLINKED_RADIUS_SHARE`` of the radius of the frame's faces' pips (the median of its
     faces of two pips or more; where there are none, they stay refused).
 
@@ -689,7 +718,8 @@ def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
             continue
         for partner in lone_partners(face, lone, colours):
             if (id(partner) in taken or min(pip.radius, partner.radius) < least_radius
-                    or min(pip.contrast, partner.contrast) < UNLINKED_TEXTURE_RATIO * texture):
+                    or min(pip.contrast, partner.contrast) < UNLINKED_TEXTURE_RATIO * texture
+                    or (grain is not None and partner.contrast < GRAIN_RATIO * grain(partner.x, partner.y))):
                 continue
             two, others = _as_two((pip, partner), lone)
             if two is None:
