@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from reader.camera.frame_reader import read_frame
+from reader.camera.pips import pip_block_size
 from reader.camera.reading import ReadStatus
 from reader.camera.render import Scene, render, scatter
 from reader.camera.surface_grain import GRAIN_BLOCKS, SurfaceGrain
@@ -39,7 +40,7 @@ def _tray_beside_wood(seed: int) -> tuple[np.ndarray, list]:
 
 def test_the_grain_is_told_where_it_lies() -> None:
     image, _ = _tray_beside_wood(0)
-    grain = SurfaceGrain(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 71)
+    grain = SurfaceGrain(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     tray, wood = grain.at(300, 360), grain.at(1100, 360)
     assert wood >= 4 * max(tray, 1.0)
     # (points at and past the frame's edge are read on what of the neighbourhood is in it)
@@ -55,7 +56,7 @@ def test_dice_beside_a_grainy_wooden_table_are_read_and_its_specks_are_not(seed:
     image, truths = _tray_beside_wood(seed)
     readings = read_frame(image)
     in_wood = [r for r in readings if r.center[0] > WOOD_FROM - 20]
-    assert all(r.status is ReadStatus.UNREADABLE and r.center[0] < WOOD_FROM + GRAIN_BLOCKS * 71 / 2
+    assert all(r.status is ReadStatus.UNREADABLE and r.center[0] < WOOD_FROM + GRAIN_BLOCKS * pip_block_size(image.shape) / 2
                for r in in_wood)
     assert len(readings) - len(in_wood) == len(truths)
     for truth in truths:

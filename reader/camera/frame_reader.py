@@ -23,8 +23,8 @@ from reader.camera.face_checks import (NO_PIP, PARTNER_REACH_RADII, Verdict, che
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips
 from reader.camera.pipless_dice import PiplessBody, pipless_bodies
-from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, ROUND_PIP, Pip, PipSearch, held_pips, pip_block_size,
-                                round_radii, search_pips, typical_pip_radius)
+from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, ROUND_PIP, Pip, PipSearch, held_pips, round_radii,
+                                search_pips, typical_pip_radius)
 from reader.camera.reading import DieCandidate, DieReading, ReadStatus
 from reader.camera.surface_grain import SurfaceGrain
 
@@ -177,7 +177,7 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     memo = memo if memo is not None else SearchScale()
     work, scale, found = _working_image(grey, memo)
-    grain = SurfaceGrain(grey, pip_block_size(grey.shape))
+    grain = SurfaceGrain(grey)
     look = _read(image_bgr, work, scale, found, namer, grain=lambda x, y: grain.at(x * scale, y * scale))
     if look.too_coarse:
         # whole dice were taken for pips (a blob read as a 1 holds pips at full size): the
@@ -337,7 +337,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     lone blob beyond it (see :func:`_top_beyond`) is its die's front face if the crop reads
     a 1 in that blob: the die is that 1. The faces read on a crop
     are held to the frame's ``texture`` (see ``TEXTURE_RATIO``), not the crop's: the die
-    itself fills much of a crop; and, read in grey, to the frame's ``grain`` round them. A crop that holds no die of 2 pips or more takes the size
+    itself fills much of a crop; and, read in grey, to the frame's ``grain`` round them. A
+    crop that holds no die of 2 pips or more takes the size
     of its dice from the frame's (``die_offset``, see :func:`_die_offset`): a lone pip's own
     surroundings cannot tell a 1 from a 2's pip printed small on a dark table, whose edge
     the rays do not see.
