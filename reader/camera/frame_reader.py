@@ -296,7 +296,13 @@ def _faint(contrast: float, at: np.ndarray, pips: int, texture: float, grain: Gr
     die's."""
     if contrast < (TEXTURE_RATIO if pips < 3 else LAYOUT_TEXTURE_RATIO) * texture:
         return True
-    return grain is not None and contrast < GRAIN_RATIO * grain(float(at[0]), float(at[1]))
+    return _under_grain(contrast, float(at[0]), float(at[1]), grain)
+
+
+def _under_grain(contrast: float, x: float, y: float, grain: GrainAt | None) -> bool:
+    """Whether ``contrast`` falls short of ``GRAIN_RATIO`` times the surface ``grain`` at
+    (x, y) (never where the grain is not asked)."""
+    return grain is not None and contrast < GRAIN_RATIO * grain(x, y)
 
 
 def _speck(die: _Die, grey: np.ndarray, scale: float) -> bool:
@@ -690,8 +696,7 @@ def _partnered_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
 
 def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip],
                     lone: list[Pip], colours: BodyColours, die_offset: float | None,
-                    towards_camera: TowardsCamera, texture: float,
-                    grain: GrainAt | None = None) -> list[FaceCandidate]:
+                    towards_camera: TowardsCamera, texture: float, grain: GrainAt | None) -> list[FaceCandidate]:
     """The faces with each lone pip refused for a partner like it (see
     :attr:`Verdict.partnered`) read with that partner as a 2, where the two taken as a 2
     pass every check of a 2 (its verdict is added to ``verdicts``), and each of them stands
@@ -720,7 +725,7 @@ def _partnered_twos(faces: list[FaceCandidate], verdicts: dict[int, Verdict], gr
         for partner in lone_partners(face, lone, colours):
             if (id(partner) in taken or min(pip.radius, partner.radius) < least_radius
                     or min(pip.contrast, partner.contrast) < UNLINKED_TEXTURE_RATIO * texture
-                    or (grain is not None and partner.contrast < GRAIN_RATIO * grain(partner.x, partner.y))):
+                    or _under_grain(partner.contrast, partner.x, partner.y, grain)):
                 continue
             two, others = _as_two((pip, partner), lone)
             if two is None:
