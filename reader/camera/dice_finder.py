@@ -192,23 +192,34 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
               for f in faces if f.fit is not None and f.fit.value > 1]
     pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, np.array(faint_at, bool), colours)
     kept: list[int] = []
+    # (only the faces near enough to be one die's are asked about, as the kept ones, in order:
+    # a grainy table makes thousands of faces)
+    is_kept = [False] * len(order)
     for i in range(len(order)):
-        tops = [top for top in kept if not (clear[i] and faint_at[top]) and pairs.within_die(i, top)]
+        tops = [top for top in pairs.related[i] if is_kept[top] and not (clear[i] and faint_at[top])
+                and pairs.within_die(i, top)]
         if not tops:
             kept.append(i)
+            is_kept[i] = True
         elif all(pairs.shaded(top, i) and not pairs.side_by_shape(i, top) for top in tops):
             # this brighter face is no shaded side of the rounder ones: they were its die's
             # shaded sides, unless they are another die's top faces
-            kept = [k for k in kept if k not in tops or pairs.other_top(k, i)] + [i]
+            dropped = {k for k in tops if not pairs.other_top(k, i)}
+            kept = [k for k in kept if k not in dropped] + [i]
+            for k in dropped:
+                is_kept[k] = False
+            is_kept[i] = True
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
     # faces of one die, the one towards the camera is the side face whatever their shapes
     # (but a face in front of another die's front face is the top face of a die in front)
     def guarded(i: int, j: int) -> bool:
         return j != i and not (clear[i] and faint_at[j])
 
-    fronts = {i: [j for j in kept if guarded(i, j) and pairs.in_front_of(i, j)] for i in kept}
+    fronts = {i: [j for j in pairs.related[i] if is_kept[j] and guarded(i, j) and pairs.in_front_of(i, j)]
+              for i in kept}
     return TopFaces([order[i] for i in kept if not _front_face(i, fronts, set())
-                     and not any(guarded(i, j) and pairs.shaded_side(i, j) for j in kept)], pairs.towards_camera)
+                     and not any(is_kept[j] and guarded(i, j) and pairs.shaded_side(i, j) for j in pairs.related[i])],
+                    pairs.towards_camera)
 
 
 def _front_face(face: int, fronts: dict[int, list[int]], asked: set[int]) -> bool:
@@ -252,6 +263,17 @@ def _lit_alike(levels: np.ndarray, contrast: np.ndarray) -> np.ndarray:
     fading = fade[:, None] - fade[None, :]
     return (np.abs(shading) <= -np.log(MIN_SIDE_LIGHT)) & (
         (np.abs(shading) <= -np.log(CLEAR_SHADE)) | (np.abs(shading - fading) <= np.log(MAX_LIGHT_MISMATCH)))
+
+
+def _sparse_rows(values: np.ndarray, rows: list[np.ndarray]) -> list[dict[int, object]]:
+    """The ``values`` of a matrix's held pairs as one dict per row, from column to value:
+    ``rows`` are the columns held in each row, in order, the values row after row."""
+    flat = values.tolist()
+    out, start = [], 0
+    for columns in rows:
+        out.append(dict(zip(columns.tolist(), flat[start:start + len(columns)])))
+        start += len(columns)
+    return out
 
 
 class _Pairs:
@@ -308,12 +330,22 @@ class _Pairs:
         axis_directions = np.stack([np.cos(long_axes), np.sin(long_axes)], -1).reshape(-1, 2)
         self.lengthwise = (np.abs(np.einsum("ijk,jk->ij", unit_steps, axis_directions))
                            >= math.cos(math.radians(BESIDE_ANGLE)))
+        # [i]: the faces j that may be one die's with face i: the widest reach any rule below
+        # allows (in either face's units, or within face i's width)
+        reach = self.same & ((self.units < FRONT_REACH * FACE_HALF) | (self.units.T < SIDE_REACH * FACE_HALF)
+                             | (self.distance < 2 * FACE_HALF * np.array(self.long_spacing)[:, None]))
+        self.related = [np.flatnonzero(row).tolist() for row in reach]
         # the rules below ask of one face or pair at a time, hundreds of times a frame: plain
-        # lists answer that quicker than numpy's indexing of single elements
-        (self.units, self.same, self.along, self.distance, self.lengthwise, self.aligned, self.roundness, self.contrast,
-         self.lit, self.fitted, self.pips) = (a.tolist() for a in (
-            self.units, self.same, self.along, self.distance, self.lengthwise, self.aligned, self.roundness,
-            self.contrast, self.lit, self.fitted, self.pips))
+        # lists and dicts answer that quicker than numpy's indexing of single elements. They
+        # ask only of related faces, either way round: only those pairs are held (a grainy
+        # table makes thousands of faces, millions of pairs)
+        first, second = np.nonzero(reach | reach.T)
+        rows = np.split(second, np.searchsorted(first, np.arange(1, len(faces))))
+        (self.units, self.same, self.along, self.distance, self.lengthwise, self.aligned) = (
+            _sparse_rows(a[first, second], rows) for a in (
+                self.units, self.same, self.along, self.distance, self.lengthwise, self.aligned))
+        (self.roundness, self.contrast, self.lit, self.fitted, self.pips) = (a.tolist() for a in (
+            self.roundness, self.contrast, self.lit, self.fitted, self.pips))
 
     def near(self, i: int, j: int, reach: float) -> bool:
         """Whether face i's centre is within ``reach`` half-sides of face j's, in j's units."""
