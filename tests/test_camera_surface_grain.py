@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from reader.camera.frame_reader import read_frame
+from reader.camera.frame_reader import SearchScale, _working_image, read_frame
 from reader.camera.pips import pip_block_size
 from reader.camera.reading import ReadStatus
 from reader.camera.render import Scene, render, scatter
@@ -63,6 +63,17 @@ def test_dice_beside_a_grainy_wooden_table_are_read_and_its_specks_are_not(seed:
         reading = min(readings, key=lambda r: math.dist(r.center, truth.centre))
         assert math.dist(reading.center, truth.centre) < 20
         assert reading.status is ReadStatus.OK and reading.value == truth.value
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_grainy_table_is_not_taken_for_tiny_pips(seed: int) -> None:
+    """The wood's specks, a pixel or two across, outnumber the dice's pips: sized by every
+    blob, the frame was searched enlarged twice (about four seconds a frame); its pips that
+    clear the grain are the dice's, of the usual size."""
+    image, _ = _tray_beside_wood(seed)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    work, scale, _ = _working_image(grey, SearchScale(), SurfaceGrain(grey))
+    assert scale == 1.0 and work.shape == grey.shape
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])

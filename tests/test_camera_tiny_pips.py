@@ -12,6 +12,7 @@ import pytest
 
 from reader.camera.frame_reader import SearchScale, _working_image, read_frame
 from reader.camera.reading import DieReading, ReadStatus
+from reader.camera.surface_grain import SurfaceGrain
 from reader.camera.render import TABLES, DieLook, DieTruth, RenderDie, Scene, render, scatter
 
 COLOURS = ("white", "red", "blue", "green", "yellow", "black", "purple", "grey")
@@ -106,11 +107,11 @@ def test_frames_of_bigger_pips_are_not_enlarged(die_size: float) -> None:
     (or reduced) are read as before, well within a camera frame's time."""
     dice = scatter(8, (1280, 720), die_size=die_size, seed=3, colours=COLOURS)
     image, _ = render(Scene(dice=dice, table=TABLES["felt"], seed=3))
-    work, scale, _ = _working_image(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), SearchScale())
+    work, scale, _ = _working_image(grey := cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), SearchScale(), SurfaceGrain(grey))
     assert scale >= 1.0 and work.shape[0] <= 720
 
 
 def test_a_frame_of_tiny_pips_is_searched_enlarged() -> None:
     image, _ = _webcam(_small_dice(12))
-    work, scale, _ = _working_image(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), SearchScale())
+    work, scale, _ = _working_image(grey := cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), SearchScale(), SurfaceGrain(grey))
     assert scale == 0.5 and work.shape[:2] == (1440, 2560)

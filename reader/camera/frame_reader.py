@@ -176,8 +176,8 @@ def read_frame(image_bgr: np.ndarray, namer: ColourNamer | None = None,
     """
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     memo = memo if memo is not None else SearchScale()
-    work, scale, found = _working_image(grey, memo)
     grain = SurfaceGrain(grey)
+    work, scale, found = _working_image(grey, memo, grain)
     look = _read(image_bgr, work, scale, found, namer, grain=lambda x, y: grain.at(x * scale, y * scale))
     if look.too_coarse:
         # whole dice were taken for pips (a blob read as a 1 holds pips at full size): the
@@ -866,10 +866,11 @@ def _top_beyond(face: FaceCandidate, unread: list[Pip], towards_camera: TowardsC
     return None
 
 
-def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, float, PipSearch]:
+def _working_image(grey: np.ndarray, memo: SearchScale, grain: SurfaceGrain) -> tuple[np.ndarray, float, PipSearch]:
     """The grey image to search, the factor that maps its coordinates back to the frame's,
     and what the search for pips found in it; ``memo`` is the scale to try first, and is
-    left holding the scale to try on the next frame."""
+    left holding the scale to try on the next frame; ``grain``: the frame's surface grain
+    (see :func:`_enlarged_if_tiny`)."""
     remembered = memo.scale
     scale = remembered if remembered is not None else _scale_for(grey)
     if scale < 1.0:
@@ -893,22 +894,28 @@ def _working_image(grey: np.ndarray, memo: SearchScale) -> tuple[np.ndarray, flo
             # the big "pips" are small dice cut out whole: this camera's frames are searched
             # at full size
             memo.scale = 1.0
-            return _enlarged_if_tiny(grey, search_pips(grey))
+            return _enlarged_if_tiny(grey, search_pips(grey), grain)
         if remembered is not None:
             memo.scale = None
-            return _working_image(grey, memo)
+            return _working_image(grey, memo, grain)
     found = search_pips(grey)
     radii = round_radii(found.pips)
     reducible = min(grey.shape) >= REDUCE_FROM and radii and median(radii) > RESIZE_RADIUS
     memo.scale = None if reducible else 1.0
-    return _enlarged_if_tiny(grey, found)
+    return _enlarged_if_tiny(grey, found, grain)
 
 
-def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch) -> tuple[np.ndarray, float, PipSearch]:
+def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch, grain: SurfaceGrain) -> tuple[np.ndarray, float, PipSearch]:
     """The full-size image and what was ``found`` on it, or, if its pips are smaller than
     ``ENLARGE_BELOW``, the image enlarged twice and what is found there (with the scale that
-    maps back)."""
+    maps back). Tiny pips must stand out ``GRAIN_RATIO`` times the surface ``grain`` round
+    them, as a face's pips must: on a grainy table hundreds of specks a pixel or two across
+    outnumber the dice's pips, and the frame was searched enlarged for them (seconds a frame).
+    """
     radii = round_radii(found.pips)
+    if radii and median(radii) < ENLARGE_BELOW:
+        # (the grain is asked only here: a few dozen points cost a millisecond or two)
+        radii = round_radii([pip for pip in found.pips if not _under_grain(pip.contrast, pip.x, pip.y, grain.at)])
     if not radii or median(radii) >= ENLARGE_BELOW:
         return grey, 1.0, found
     big = cv2.resize(grey, (grey.shape[1] * 2, grey.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
