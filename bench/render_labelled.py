@@ -2,7 +2,7 @@
 
 Usage: python bench/render_labelled.py OUT_DIR [--images N] [--tilt DEG] [--seed S]
        [--colours NAME...] [--table NAME...] [--light neutral|warm|cold] [--size WxH] [--blur PX]
-       [--die-size MIN-MAX] [--pip-size MIN-MAX] [--glare MIN-MAX] [--grain MIN-MAX]
+       [--die-size MIN-MAX] [--pip-size MIN-MAX] [--glare MIN-MAX] [--grain MIN-MAX] [--fine-grain MIN-MAX]
 
 Each scene becomes ``scene_NNN_tiltTT.jpg`` (TT = the camera tilt in degrees) and a ``.txt``
 beside it with one YOLO line ``CLASS CX CY W H`` per die (CLASS = value - 1; the box encloses
@@ -14,7 +14,8 @@ By default the scenes mix every table, every white balance, tilts from 0 to 45 d
 from overhead to low, 3-8 dice of every colour (dark dice with coloured pips included) with
 some of them touching. ``--tilt``, ``--table``, ``--light`` and ``--colours`` fix one of these;
 ``--blur`` smears the dice as if they were still moving; ``--die-size`` sets how big they look;
-``--glare`` how strong the highlights on their top faces are, ``--grain`` how grainy the table is.
+``--glare`` how strong the highlights on their top faces are, ``--grain`` how grainy the table is
+in blotches, ``--fine-grain`` in a fine wood or cork grain with knots.
 """
 
 from __future__ import annotations
@@ -74,14 +75,15 @@ def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Seque
                  lights: Sequence[str], tilt: float | None, blur: float = 0.0,
                  die_sizes: tuple[float, float] | None = None, pip_sizes: tuple[float, float] | None = None,
                  glare: tuple[float, float] = (0.0, 0.4), grain: tuple[float, float] | None = None,
-                 distance: float = Scene.distance) -> Scene:
+                 distance: float = Scene.distance, fine_grain: tuple[float, float] | None = None) -> Scene:
     """One table scene with every free choice drawn from ``rng``; with ``blur``, each die is
     smeared by motion over up to that many pixels, in a direction of its own; ``die_sizes``
     bounds the dice's size in pixels (default: 6% to 11% of the image's short side), and
     ``pip_sizes`` their pips' radius in face sides, drawn per die (default: every die's pips
     of the usual size); ``glare`` bounds the highlights' strength and ``grain`` the table
     texture's amplitude in grey levels (default: the renderer's, drawing nothing, so the
-    scenes of a seed stay what they were); ``distance`` is the camera's (see :class:`Scene`)."""
+    scenes of a seed stay what they were), ``fine_grain`` that of a grainy table's fine
+    texture (default: none, drawing nothing); ``distance`` is the camera's (see :class:`Scene`)."""
     low, high = die_sizes or (0.06 * min(size), 0.11 * min(size))
     die_size = float(rng.uniform(low, high))
     dice = place_dice(rng, size, int(rng.integers(3, 9)), colours, die_size)
@@ -98,7 +100,8 @@ def random_scene(rng: np.random.Generator, size: tuple[int, int], colours: Seque
                  tilt=float(rng.uniform(0, 45)) if tilt is None else tilt, glare=float(rng.uniform(*glare)),
                  defocus=float(rng.uniform(0, 0.8)), noise=float(rng.uniform(1.5, 3.5)),
                  seed=int(rng.integers(1 << 30)), lamp=lamp,
-                 grain=Scene.grain if grain is None else float(rng.uniform(*grain)), distance=distance)
+                 grain=Scene.grain if grain is None else float(rng.uniform(*grain)), distance=distance,
+                 fine_grain=0.0 if fine_grain is None else float(rng.uniform(*fine_grain)))
 
 
 def yolo_lines(truth: Sequence[DieTruth], size: tuple[int, int]) -> list[str]:
@@ -191,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="each scene's highlight strength on the dice, 0 (none) to 1 (white) (default: 0-0.4)")
     parser.add_argument("--grain", type=_span, metavar="MIN-MAX",
                         help="each scene's table texture in grey levels, e.g. 14-22 for cork (default: 6, fine)")
+    parser.add_argument("--fine-grain", type=_span, metavar="MIN-MAX",
+                        help="each scene's fine table grain in grey levels, wood or cork a pixel or two across "
+                             "with knots, e.g. 20-35 (default: none)")
     parser.add_argument("--distance", type=float, default=Scene.distance, metavar="D",
                         help=f"the camera's distance from the table's middle in image widths (default: "
                              f"{Scene.distance}, a narrow view; a webcam of a 60-70 degree view looking straight "
@@ -202,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     dice = 0
     for i in range(args.images):
         scene = random_scene(rng, args.size, args.colours, args.table, lights, args.tilt, args.blur, args.die_size,
-                             args.pip_size, args.glare, args.grain, args.distance)
+                             args.pip_size, args.glare, args.grain, args.distance, args.fine_grain)
         dice += len(write_scene(args.out, f"scene_{i:03d}_tilt{scene.tilt:02.0f}", scene))
     print(f"{args.out}: {args.images} images, {dice} dice")
     return 0

@@ -76,6 +76,21 @@ def test_white_balance_tints_the_table() -> None:
     assert ratio[0] < ratio[1] < ratio[2]
 
 
+def test_a_fine_grain_makes_the_table_grainy_where_plain_tables_stay_as_they_were() -> None:
+    """The fine grain (wood, cork) varies from pixel to pixel, with knots a few pixels across;
+    a scene without it draws nothing more than before, so older seeds render as they did."""
+    plain, _ = render(Scene(size=(640, 360), table=TABLES["wood"], seed=5))
+    again, _ = render(Scene(size=(640, 360), table=TABLES["wood"], seed=5, fine_grain=0.0))
+    grainy, _ = render(Scene(size=(640, 360), table=TABLES["wood"], seed=5, fine_grain=30.0))
+    assert np.array_equal(plain, again)
+
+    def strays(image: np.ndarray) -> float:
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        return float(np.median(np.abs(grey - cv2.GaussianBlur(grey, (3, 3), 0))))
+
+    assert strays(grainy) >= 2 * max(strays(plain), 0.5)
+
+
 def test_oblique_camera_shrinks_the_far_side() -> None:
     near, far = RenderDie(2, "red", (160, 160), 24), RenderDie(3, "red", (160, 25), 24)
     _, flat = render(Scene(dice=(near, far), size=SIZE))

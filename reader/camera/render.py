@@ -72,6 +72,11 @@ DARK_LOOKS: dict[str, DieLook] = {
     "black/gold": DieLook((32, 32, 34), (60, 190, 225)),
 }
 
+#: A grainy surface's knots and specks per megapixel (a wooden table photographed from about
+#: a metre shows a thousand or so that stand out as far as a faint pip).
+KNOTS_PER_MEGAPIXEL = 1000
+#: A fine grain's streaks run this many pixels along (a Gaussian's sigma) and a pixel across.
+STREAK_LENGTH = 4.0
 #: Table colours (BGR) a scene can use.
 TABLES: dict[str, BGR] = {
     "felt": (58, 104, 42),   # green felt dice tray
@@ -196,7 +201,10 @@ class Scene:
     the light that shades the dice's faces and casts their shadows (see :data:`OVERHEAD`),
     ``glare`` the strength of specular highlights on the dice, ``defocus`` a Gaussian blur
     sigma, ``noise`` the sensor noise sigma (grey levels), ``grain`` the table texture's
-    amplitude. ``seed`` fixes the table's texture, ``frame`` the sensor noise (frames of one
+    amplitude (blotches several pixels across) and ``fine_grain`` that of a grainy surface's
+    fine texture, wood or cork: grey levels that differ from pixel to pixel, and knots 1 to 3
+    pixels in radius standing out about as far (see :data:`KNOTS_PER_MEGAPIXEL`; 0: none).
+    ``seed`` fixes the table's texture, ``frame`` the sensor noise (frames of one
     clip share the seed).
     """
 
@@ -211,6 +219,7 @@ class Scene:
     defocus: float = 0.0
     noise: float = 2.5
     grain: float = 6.0
+    fine_grain: float = 0.0
     hand: Hand | None = None
     seed: int = 0
     frame: int = 0
@@ -379,7 +388,26 @@ def _table(scene: Scene, rng: np.random.Generator) -> np.ndarray:
     xx = ((np.arange(w, dtype=np.float32) - w * 0.45) / w) ** 2
     yy = ((np.arange(h, dtype=np.float32) - h * 0.4) / h) ** 2
     falloff = 1.0 - 0.12 * (xx[None, :] + yy[:, None])
+    if scene.fine_grain > 0:
+        grain += _fine_grain(scene.fine_grain, (w, h), rng)
     return cv2.merge([(grain + np.float32(c)) * falloff for c in scene.table])
+
+
+def _fine_grain(amplitude: float, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A grainy surface's fine texture (grey levels to add): streaks of about ``amplitude``
+    a pixel or two across and several along, the way the scene's wood runs, and knots (see
+    :data:`KNOTS_PER_MEGAPIXEL`) as dark or light as 0.8 to 1.5 times ``amplitude``."""
+    w, h = size
+    # (blurring spreads the noise: drawn stronger so that the streaks vary by about amplitude)
+    streaks = cv2.GaussianBlur(rng.normal(0, 3 * amplitude, (h, w)).astype(np.float32), (0, 0),
+                               sigmaX=STREAK_LENGTH, sigmaY=0.7)
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0, 180)), 1.0)
+    out = cv2.warpAffine(streaks, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+    for _ in range(round(KNOTS_PER_MEGAPIXEL * w * h / 1e6)):
+        centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        level = float(rng.choice([-1.0, 1.0]) * rng.uniform(0.8, 1.5) * amplitude)
+        cv2.circle(out, centre, int(rng.integers(1, 4)), level, -1)
+    return out
 
 
 def _texture(die: RenderDie, value: int, scale: float, shade: float) -> np.ndarray:
