@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 from dataclasses import dataclass, replace
 from statistics import median
@@ -12,7 +12,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from reader.camera.body_colour import BodyColours
+from reader.camera.body_colour import MIN_INK_COLOUR, BodyColours
 from reader.camera.camera_direction import TowardsCamera
 from reader.camera.colour import medians
 from reader.camera.dice_finder import (FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate,
@@ -136,6 +136,13 @@ TEXTURE_RATIO, LAYOUT_TEXTURE_RATIO = 6, 5
 #: of those reported unreadable, and a third of those read with a value: most others were
 #: dust on the tray, see ``MIN_FRAME_PIP_RADIUS``).
 GRAIN_RATIO = 12
+#: Pips far from their body in colour are held to neither ratio: a black die's red pips stand
+#: out least in grey (on rendered wood, 58 grey levels where the frame's texture was 12: such
+#: dice were missed), while grain is mostly the surface's own colour. Mostly: a phone's photo
+#: of wood shows specks of other tints, their colour 46-67 from the wood's (as
+#: :func:`reader.camera.body_colour.glare_free` gives it; colour tells ink from body from 40
+#: on), read as 1s and 2s; the rendered dice's red and gold pips lie 94-209 from black.
+STRONG_INK_COLOUR = 2 * MIN_INK_COLOUR
 #: Two pips never linked into a face are read as a 2 (see :func:`_partnered_twos`) only if
 #: each stands out this many times the image's texture (specks of a grainy table that pass
 #: a 2's checks stood out 3 to 6 times; the 2s read so, 23 times or more) and is at least
@@ -264,7 +271,8 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     pips = found.pips
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
-    faint = [_faint(abs(g.body_level - g.pip_level), g.centre, len(g.pips), found.texture, grain) for g in groups]
+    faint = [_faint(abs(g.body_level - g.pip_level), g.centre, len(g.pips), found.texture, grain,
+                    lambda g=g: _strongly_coloured(colours, g.pips)) for g in groups]
     faces, towards_camera = face_candidates(groups, colours, faint)
     # (only as faces: the checks of the faces kept still see every pip candidate)
     too_faint = {id(g) for g, weak in zip(groups, faint) if weak}
@@ -289,14 +297,22 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     return _Look(readings, seen, table, bool(blobs) and scale > 1, offset * scale if offset is not None else None)
 
 
-def _faint(contrast: float, at: np.ndarray, pips: int, texture: float, grain: GrainAt | None) -> bool:
+def _faint(contrast: float, at: np.ndarray, pips: int, texture: float, grain: GrainAt | None,
+           coloured: Callable[[], bool]) -> bool:
     """Whether pips that stand out ``contrast`` grey levels from their body, ``pips`` of them
     round the point ``at``, stand out too little from the image's ``texture`` (see
     ``TEXTURE_RATIO``) or from the surface ``grain`` there (see ``GRAIN_RATIO``) to be a
-    die's."""
-    if contrast < (TEXTURE_RATIO if pips < 3 else LAYOUT_TEXTURE_RATIO) * texture:
-        return True
-    return _under_grain(contrast, float(at[0]), float(at[1]), grain)
+    die's, unless they are ``coloured`` (far from their body in colour, see
+    ``STRONG_INK_COLOUR``; asked only then)."""
+    weak = (contrast < (TEXTURE_RATIO if pips < 3 else LAYOUT_TEXTURE_RATIO) * texture
+            or _under_grain(contrast, float(at[0]), float(at[1]), grain))
+    return weak and not coloured()
+
+
+def _strongly_coloured(colours: BodyColours, pips: Sequence[Pip]) -> bool:
+    """Whether ``pips`` lie at least ``STRONG_INK_COLOUR`` from their body in colour."""
+    axis = colours.pips_axis(pips)
+    return axis is not None and float(np.hypot(*axis.step)) >= STRONG_INK_COLOUR
 
 
 def _under_grain(contrast: float, x: float, y: float, grain: GrainAt | None) -> bool:
