@@ -281,7 +281,8 @@ class _Pairs:
     of face i's centre from face j's in face j's own units (pip offsets along its axes,
     which undoes the camera's foreshortening), ``along[i][j]`` the cosine between the step
     from j to i and the direction towards the camera, which the ``faint`` faces (see
-    :func:`face_candidates`) take no part in voting."""
+    :func:`face_candidates`) take no part in voting. Pairs are held only for the faces
+    ``related[i]`` to each face i (near enough to be one die's), either way round."""
 
     def __init__(self, faces: list[FaceCandidate], spacing_radii: float, faint: np.ndarray,
                  colours: BodyColours | None = None) -> None:
