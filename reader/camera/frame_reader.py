@@ -18,8 +18,8 @@ from reader.camera.colour import medians
 from reader.camera.dice_finder import (FACE_HALF, SIDE_DIRECTION_COS, STEEP_VIEW, FaceCandidate,
                                        face_candidates, face_of)
 from reader.camera.die_body import compact_body, edged_share
-from reader.camera.face_checks import (NO_PIP, PARTNER_REACH_RADII, Verdict, check_face, lone_partners,
-                                      ones_of_two_dice)
+from reader.camera.face_checks import (MIN_FAR_PLACES_ROUNDNESS, NO_PIP, PARTNER_REACH_RADII, Verdict, check_face,
+                                      lone_partners, ones_of_two_dice)
 from reader.camera.layouts import CORNERS, LayoutFit, within
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips
 from reader.camera.pipless_dice import PiplessBody, pipless_bodies
@@ -310,7 +310,11 @@ def _faint(contrast: float, at: np.ndarray, pips: int, texture: float, grain: Gr
 
 
 def _strongly_coloured(colours: BodyColours, pips: Sequence[Pip]) -> bool:
-    """Whether ``pips`` lie at least ``STRONG_INK_COLOUR`` from their body in colour."""
+    """Whether ``pips`` lie at least ``STRONG_INK_COLOUR`` from their body in colour, on a
+    face round enough to be a die's top face (see ``MIN_FAR_PLACES_ROUNDNESS``): a flat side
+    face's coloured pips, its top face too faint to be seen, were read as the die."""
+    if median([p.roundness for p in pips]) < MIN_FAR_PLACES_ROUNDNESS:
+        return False
     axis = colours.pips_axis(pips)
     return axis is not None and float(np.hypot(*axis.step)) >= STRONG_INK_COLOUR
 
