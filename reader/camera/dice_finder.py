@@ -191,24 +191,20 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     ratios = [f.fit.long_spacing / f.pip_length
               for f in faces if f.fit is not None and f.fit.value > 1]
     pairs = _Pairs(order, median(ratios) if ratios else DEFAULT_SPACING_RADII, np.array(faint_at, bool), colours)
-    kept: list[int] = []
-    # (only the faces near enough to be one die's are asked about, as the kept ones, in order:
-    # a grainy table makes thousands of faces)
+    # (only the faces near enough to be one die's are asked about, in order: a grainy table
+    # makes thousands of faces)
     is_kept = [False] * len(order)
     for i in range(len(order)):
         tops = [top for top in pairs.related[i] if is_kept[top] and not (clear[i] and faint_at[top])
                 and pairs.within_die(i, top)]
-        if not tops:
-            kept.append(i)
-            is_kept[i] = True
-        elif all(pairs.shaded(top, i) and not pairs.side_by_shape(i, top) for top in tops):
-            # this brighter face is no shaded side of the rounder ones: they were its die's
-            # shaded sides, unless they are another die's top faces
-            dropped = {k for k in tops if not pairs.other_top(k, i)}
-            kept = [k for k in kept if k not in dropped] + [i]
-            for k in dropped:
-                is_kept[k] = False
-            is_kept[i] = True
+        if tops and not all(pairs.shaded(top, i) and not pairs.side_by_shape(i, top) for top in tops):
+            continue
+        # kept: a face on no kept face's die, or a brighter face that is no shaded side of the
+        # rounder ones (they were its die's shaded sides, unless they are another die's top faces)
+        for top in tops:
+            is_kept[top] = pairs.other_top(top, i)
+        is_kept[i] = True
+    kept = [i for i, keep in enumerate(is_kept) if keep]
     # a strongly oblique camera may see a die's front face rounder than its top face: of two
     # faces of one die, the one towards the camera is the side face whatever their shapes
     # (but a face in front of another die's front face is the top face of a die in front)

@@ -271,8 +271,7 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     pips = found.pips
     colours = BodyColours(image_bgr, scale)
     groups = group_pips(pips, grey, colours)
-    faint = [_faint(abs(g.body_level - g.pip_level), g.centre, len(g.pips), found.texture, grain,
-                    lambda g=g: _strongly_coloured(colours, g.pips)) for g in groups]
+    faint = [_faint(g, found.texture, grain, colours) for g in groups]
     faces, towards_camera = face_candidates(groups, colours, faint)
     # (only as faces: the checks of the faces kept still see every pip candidate)
     too_faint = {id(g) for g, weak in zip(groups, faint) if weak}
@@ -297,16 +296,15 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     return _Look(readings, seen, table, bool(blobs) and scale > 1, offset * scale if offset is not None else None)
 
 
-def _faint(contrast: float, at: np.ndarray, pips: int, texture: float, grain: GrainAt | None,
-           coloured: Callable[[], bool]) -> bool:
-    """Whether pips that stand out ``contrast`` grey levels from their body, ``pips`` of them
-    round the point ``at``, stand out too little from the image's ``texture`` (see
-    ``TEXTURE_RATIO``) or from the surface ``grain`` there (see ``GRAIN_RATIO``) to be a
-    die's, unless they are ``coloured`` (far from their body in colour, see
-    ``STRONG_INK_COLOUR``; asked only then)."""
-    weak = (contrast < (TEXTURE_RATIO if pips < 3 else LAYOUT_TEXTURE_RATIO) * texture
-            or _under_grain(contrast, float(at[0]), float(at[1]), grain))
-    return weak and not coloured()
+def _faint(group: PipGroup, texture: float, grain: GrainAt | None, colours: BodyColours) -> bool:
+    """Whether a group's pips stand out too little from their body, against the image's
+    ``texture`` (see ``TEXTURE_RATIO``) or the surface ``grain`` round them (see
+    ``GRAIN_RATIO``), to be a die's, unless they are far from their body in colour (see
+    :func:`_strongly_coloured`; asked only of groups that stand out too little)."""
+    contrast = abs(group.body_level - group.pip_level)
+    weak = (contrast < (TEXTURE_RATIO if len(group.pips) < 3 else LAYOUT_TEXTURE_RATIO) * texture
+            or _under_grain(contrast, float(group.centre[0]), float(group.centre[1]), grain))
+    return weak and not _strongly_coloured(colours, group.pips)
 
 
 def _strongly_coloured(colours: BodyColours, pips: Sequence[Pip]) -> bool:
