@@ -88,6 +88,12 @@ MAX_ONE_RATIO = 3.0
 #: frame's dice seen square-on, less along the camera's foreshortening (3.2 on the test
 #: sets, at a 38-degree tilt); a 2's pips lie 2.8 offsets apart, its face's diagonal.
 MIN_ONES_APART = 3.1
+#: A 2's pips are printed alike on one face and seen alike. Of a 2 refused, the flatter pip,
+#: if also the smaller, at most these shares of the other's roundness and radius, is a side
+#: face's pip linked with a 1 (an image reduced for big dice rounds a side face's long pips
+#: off). Of the 2s read on the real photos none had pips that unlike (0 of 199), on four
+#: rendered sets 2 of 217.
+SIDE_PIP_ROUNDNESS, SIDE_PIP_RADIUS = 0.8, 0.9
 #: A lone blob refused as no pip (uneven inside: a pip and a highlight round it, cut out
 #: as one) may hold its pip at up to this share of its radius (a die cut out whole holds
 #: pips of at most ``HELD_RATIO`` of its own).
@@ -278,7 +284,8 @@ def _read(image_bgr: np.ndarray, grey: np.ndarray, scale: float, found: PipSearc
     faces = [f for f in faces if id(f.group) not in too_faint]
     lone = [g.pips[0] for g in groups if len(g.pips) == 1]
     dice = list(_dice(faces, grey, pips, lone, colours, towards_camera, found.texture, split_twos=not ink_only,
-                      frame_offset=die_offset / scale if die_offset is not None else None, grain=grain))
+                      frame_offset=die_offset / scale if die_offset is not None else None, grain=grain,
+                      scale=scale))
     blobs = [die for die in dice if die.value == 1 and _holds_pips(die.face.group.pips[0], image_bgr, grey, scale)]
     dice = [die for die in dice if not any(die is blob for blob in blobs) and not _speck(die, grey, scale)]
     candidates = [die_candidate(die.face, image_bgr.shape, scale) for die in dice]
@@ -563,7 +570,7 @@ class _Die(NamedTuple):
 
 def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
           towards_camera: TowardsCamera, texture: float, split_twos: bool = True,
-          frame_offset: float | None = None, grain: GrainAt | None = None) -> Iterator[_Die]:
+          frame_offset: float | None = None, grain: GrainAt | None = None, scale: float = 1.0) -> Iterator[_Die]:
     """The faces that are dice. A tentative one is a face that failed its checks, on no
     evidence of a die but its pips' colour (coloured pips on a die of another colour),
     which is a die only if a closer look reads it.
@@ -573,7 +580,9 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
 
     Unless ``split_twos`` is False, a 2 refused as the 1s of two touching dice is read as
     those 1s (see :func:`_split_ones`), and so are two lone pips refused as each other's
-    partners that are such 1s (see :func:`_partnered_ones`). In one ink's colour alone a
+    partners that are such 1s (see :func:`_partnered_ones`), and a 2 refused whose pips are
+    unlike in shape is read as a 1 beside a side face's pip (see
+    :func:`_ones_beside_side_pips`; ``scale`` maps ``grey``'s pixels to the frame's). In one ink's colour alone a
     dark table looks like the dark die on it, and only the frame's colours tell the two
     dice apart, which a highlight beyond the 2's pips lightens as much as a table lighter
     than the die: there the 2 stays refused. A lone pip refused for a partner like it is
@@ -596,6 +605,8 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
                 if face.fit is not None and face.group.radius <= biggest_one}
     if split_twos:
         faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
+        faces, lone = _ones_beside_side_pips(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera,
+                                             scale)
         faces = _partnered_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
     faces = _partnered_twos(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera, texture, grain)
     faces, lone = _held_ones(faces, biggest_one, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
@@ -678,6 +689,34 @@ def _split_ones(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: 
         read = _as_ones((two,), two.group.pips, faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
         if read is not None:
             faces, lone = read, lone + list(two.group.pips)
+    return faces, lone
+
+
+def _ones_beside_side_pips(faces: list[FaceCandidate], verdicts: dict[int, Verdict], grey: np.ndarray,
+                           pips: list[Pip], lone: list[Pip], colours: BodyColours, die_offset: float | None,
+                           towards_camera: TowardsCamera, scale: float) -> tuple[list[FaceCandidate], list[Pip]]:
+    """The faces and lone pips with each 2 refused whose pips are unlike in shape (see
+    ``SIDE_PIP_ROUNDNESS``) replaced by its rounder pip, a 1, where that passes a 1's checks
+    (its verdict is added to ``verdicts``); the flatter pip is left lone. The flatter pip
+    must be a blob of the frame itself (``MIN_FRAME_PIP_RADIUS``, its radius times
+    ``scale``): on an image enlarged for tiny pips, a speck beside a smaller one passed a
+    1's checks.
+
+    A 1 beside its die's side face, whose long pips come out rounder in a frame searched at
+    a reduced size, was linked with the nearest of them as a 2: the 2 was refused (the side
+    face's other pips lie on its face, or its corners lie off the die), and the 1 with it.
+    So were a few 1s of dice with big pips seen at 40 degrees."""
+    for two in [f for f in faces if f.fit is not None and f.fit.value == 2 and id(f) in verdicts
+                and verdicts[id(f)].reason is not None]:
+        top, side = sorted(two.group.pips, key=lambda p: -p.roundness)
+        if (side.roundness >= SIDE_PIP_ROUNDNESS * top.roundness or side.radius >= SIDE_PIP_RADIUS * top.radius
+                or side.radius * scale < MIN_FRAME_PIP_RADIUS):
+            continue
+        read = _read_as_one(top, grey, pips, lone, colours, die_offset, towards_camera)
+        if read is not None:
+            one, verdict = read
+            verdicts[id(one)] = verdict
+            faces, lone = [f for f in faces if f is not two] + [one], lone + [side]
     return faces, lone
 
 
