@@ -582,13 +582,13 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     those 1s (see :func:`_split_ones`), and so are two lone pips refused as each other's
     partners that are such 1s (see :func:`_partnered_ones`), and a 2 refused whose pips are
     unlike in shape is read as a 1 beside a side face's pip (see
-    :func:`_ones_beside_side_pips`; ``scale`` maps ``grey``'s pixels to the frame's). In one ink's colour alone a
-    dark table looks like the dark die on it, and only the frame's colours tell the two
-    dice apart, which a highlight beyond the 2's pips lightens as much as a table lighter
-    than the die: there the 2 stays refused. A lone pip refused for a partner like it is
-    read with that partner as a 2 where the two pass a 2's checks and stand out from the
-    image's ``texture`` (see :class:`PipSearch`) and the surface ``grain`` far enough (see
-    :func:`_partnered_twos`).
+    :func:`_ones_beside_side_pips`; ``scale`` maps ``grey``'s pixels to the frame's). In
+    one ink's colour alone a dark table looks like the dark die on it, and only the frame's
+    colours tell the two dice apart, which a highlight beyond the 2's pips lightens as much
+    as a table lighter than the die: there the 2 stays refused. A lone pip refused for a
+    partner like it is read with that partner as a 2 where the two pass a 2's checks and
+    stand out from the image's ``texture`` (see :class:`PipSearch`) and the surface
+    ``grain`` far enough (see :func:`_partnered_twos`).
 
     A 1's die is taken to be as big as the other dice' (see :func:`_die_offset`), or as
     ``frame_offset`` where no other face shows that."""
@@ -705,7 +705,7 @@ def _ones_beside_side_pips(faces: list[FaceCandidate], verdicts: dict[int, Verdi
     A 1 beside its die's side face, whose long pips come out rounder in a frame searched at
     a reduced size, was linked with the nearest of them as a 2: the 2 was refused (the side
     face's other pips lie on its face, or its corners lie off the die), and the 1 with it.
-    So were a few 1s of dice with big pips seen at 40 degrees."""
+    (On rendered frames, so were a few 1s seen at 28-40 degrees, searched at any size.)"""
     for two in [f for f in faces if f.fit is not None and f.fit.value == 2 and id(f) in verdicts
                 and verdicts[id(f)].reason is not None]:
         top, side = sorted(two.group.pips, key=lambda p: -p.roundness)
