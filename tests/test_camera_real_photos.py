@@ -23,14 +23,17 @@ from reader.camera.frame_reader import read_frame  # noqa: E402
 from reader.camera.reading import DieReading  # noqa: E402
 
 
-def _tally(*splits: str, scale: float = 1.0, reader: Callable[[np.ndarray], list[DieReading]] = read_frame) -> Tally:
+def _tally(*splits: str, scale: float = 1.0, reader: Callable[[np.ndarray], list[DieReading]] = read_frame,
+           only: str | None = None) -> Tally:
+    """The tally of the photos of ``splits`` (only the one named ``only``, if given) read by
+    ``reader`` on the photos enlarged ``scale`` times."""
     folders = [PHOTOS / split for split in splits]
     if not all(f.is_dir() for f in folders):
         pytest.skip("shared d6-webcam photos not present")
     reader = reader if scale == 1.0 else enlarged(reader, scale)
     tally = Tally()
     for folder in folders:
-        evaluate(load_folder(folder), reader, tally)
+        evaluate([image for image in load_folder(folder) if only in (None, image.path.stem)], reader, tally)
     return tally
 
 
@@ -84,11 +87,7 @@ def test_photos_of_a_dim_room_read_almost_as_well() -> None:
 def test_dice_smeared_by_motion_are_read_while_their_pips_stand_apart() -> None:
     """Three dice still sliding: their pips are ovals along the track, twice as long as
     wide, but each stands apart; the 3s are read (and the whole frame with them)."""
-    folder = PHOTOS / "train"
-    if not folder.is_dir():
-        pytest.skip("shared d6-webcam photos not present")
-    tally = Tally()
-    evaluate([image for image in load_folder(folder) if image.path.stem == "three_29"], read_frame, tally)
+    tally = _tally("train", only="three_29")
     assert (tally.dice, tally.correct, tally.false_detections) == (3, 3, 0), tally.rows
 
 
@@ -98,11 +97,7 @@ def test_oblique_dice_are_read_by_their_top_faces_only(name: str) -> None:
     a 5 lit alike, a 4 on top of a shaded 2, a 1 on top of a 3 a little darker, down and to
     the left of it (the die is turned to the camera). Every die is read by its top face, and
     no side face is reported as a die of its own."""
-    folder = PHOTOS / "train"
-    if not folder.is_dir():
-        pytest.skip("shared d6-webcam photos not present")
-    tally = Tally()
-    evaluate([image for image in load_folder(folder) if image.path.stem == name], read_frame, tally)
+    tally = _tally("train", only=name)
     assert tally.correct == tally.dice, tally.rows
     assert tally.false_detections == 0, tally.rows
 
@@ -113,10 +108,6 @@ def test_ones_beside_their_side_faces_are_read_in_frames_searched_reduced(name: 
     a side face's long pips come out rounder: a 1 was linked with the nearest of them as a
     2, refused, and went unread with it (on ``dice_19`` a second 1 too, taken for the front
     face of that 2). Every die is read, and no side face as a die of its own."""
-    folder = PHOTOS / "train"
-    if not folder.is_dir():
-        pytest.skip("shared d6-webcam photos not present")
-    tally = Tally()
-    evaluate([image for image in load_folder(folder) if image.path.stem == name], enlarged(read_frame, 1.5), tally)
+    tally = _tally("train", scale=1.5, only=name)
     assert tally.correct == tally.dice, tally.rows
     assert tally.false_detections == 0, tally.rows
