@@ -173,8 +173,10 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     of its die replaces them (they were its shaded sides), unless the shapes make it their
     side face or they lie where no side face of its die is seen (another die's top faces,
     of a darker colour); and a kept face clearly darker than another of its die, close to
-    it, is dropped. Light never parts two faces both seen from steeply above: a die shows
-    no two faces that round, so they are two dice's tops, however differently lit.
+    it, is dropped, unless it lies beyond that top face, away from the camera, and is no
+    flatter (the camera sees no side face of that die there). Light never parts two faces
+    both seen from steeply above: a die shows no two faces that round, so they are two
+    dice's tops, however differently lit.
 
     A ``faint`` face (see :func:`face_candidates`) is kept or dropped like any other, but
     does not drop a face of ``CLEAR_FACE_PIPS`` pips or more: on a grainy table a blob of
@@ -213,8 +215,12 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
 
     fronts = {i: [j for j in pairs.related[i] if is_kept[j] and guarded(i, j) and pairs.in_front_of(i, j)]
               for i in kept}
-    return TopFaces([order[i] for i in kept if not _front_face(i, fronts, set())
-                     and not any(is_kept[j] and guarded(i, j) and pairs.shaded_side(i, j) for j in pairs.related[i])],
+    tops = {i for i in kept if not _front_face(i, fronts, set())}
+    # (a darker face beyond a top face is no shaded side of its die if that stays a top face:
+    # were it i's own front face, the direction towards the camera was voted wrong there)
+    return TopFaces([order[i] for i in kept if i in tops
+                     and not any(is_kept[j] and guarded(i, j) and pairs.shaded_side(i, j)
+                                 and not (j in tops and pairs.beyond_alike(i, j)) for j in pairs.related[i])],
                     pairs.towards_camera)
 
 
@@ -467,6 +473,14 @@ class _Pairs:
         return bool(self.same[i][top] and self.fitted[top] and self.shaded(i, top)
                     and self.near(i, top, SIDE_REACH_OBLIQUE) and not self.side_by_shape(top, i)
                     and not self.both_face_up(i, top) and not self.beside_alike(i, top))
+
+    def beyond_alike(self, i: int, top: int) -> bool:
+        """Whether face i lies beyond ``top``, away from the camera (past square to the
+        direction towards it, see ``BESIDE_COS``), and is no clearly flatter: the camera sees
+        no side face of ``top``'s die there, so a darker face there is another die's top face
+        (a grey die behind a white one, or a die turned from the light)."""
+        return bool(self.along[i][top] < -BESIDE_COS
+                    and self.roundness[i] >= SIDE_ROUNDNESS_RATIO * self.roundness[top])
 
     def side_by_shape(self, i: int, top: int) -> bool:
         """Whether the shapes alone make face i a side face of ``top``'s die: seen from
