@@ -104,13 +104,3 @@ def test_a_pip_read_in_an_unlinked_2_is_in_no_other() -> None:
     truths, readings = render_and_read(nth_scene(1907, 10, pip_sizes=(0.1, 0.13)))
     assert_read_at(truths, readings, (930, 506), 2)
     assert_read_at(truths, readings, (884, 507), None)
-
-
-def test_two_touching_black_dice_showing_1s_of_two_inks_are_read_as_two_1s() -> None:
-    """``render_labelled.py --seed 1805 --colours black/red black/gold``, scene 54: two
-    black dice side by side, one showing a red 1, the other a gold 1. Their bodies are one
-    colour, and each refused the other as a 2's partner; a die's pips are all of one ink, so
-    the two are two dice's 1s."""
-    truths, readings = render_and_read(nth_scene(1805, 54, ["black/red", "black/gold"]))
-    assert_read_at(truths, readings, (214, 282), 1)
-    assert_read_at(truths, readings, (177, 244), 1)

@@ -70,8 +70,6 @@ def ring_directions(count: int) -> np.ndarray:
 _RING = ring_directions(RING_POINTS)
 #: The ink's sample points, in pip radii: the centre and a circle round it.
 _INK_SPOTS = np.vstack([[0.0, 0.0], INK_RADII * _RING[::3]])
-#: The one pair (first, second) of a list of two pips.
-_ONE_PAIR = (np.array([0]), np.array([1]))
 
 
 class BodyColours:
@@ -224,10 +222,6 @@ class BodyColours:
         """Whether the two pips lie on bodies of clearly different colours."""
         lab = self.lab([a, b])
         return bool(colours_apart(lab[0], lab[1]))
-
-    def inks_apart(self, a: Pip, b: Pip) -> bool:
-        """Whether the two pips are of clearly different inks (see :meth:`inks_apart_pairs`)."""
-        return bool(self.inks_apart_pairs([a, b], _ONE_PAIR[0], _ONE_PAIR[1])[0])
 
 
 def _named(first: np.ndarray, second: np.ndarray, count: int) -> np.ndarray:

@@ -478,8 +478,10 @@ class _Pairs:
         """Whether face i lies beyond ``top``, away from the camera (past square to the
         direction towards it, see ``BESIDE_COS``), and is no clearly flatter: the camera sees
         no side face of ``top``'s die there, so a darker face there is another die's top face
-        (a grey die behind a white one, or a die turned from the light)."""
-        return bool(self.along[i][top] < -BESIDE_COS
+        (a grey die behind a white one, or a die turned from the light). Only a ``top`` of
+        two pips or more shows a die's face to reason from (a lone speck of a grainy tray
+        does not)."""
+        return bool(self.pips[top] > 1 and self.along[i][top] < -BESIDE_COS
                     and self.roundness[i] >= SIDE_ROUNDNESS_RATIO * self.roundness[top])
 
     def side_by_shape(self, i: int, top: int) -> bool:

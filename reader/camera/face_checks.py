@@ -759,15 +759,14 @@ def lone_partners(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours
     looks like table, and no seam may show between two touching dice. A partner bigger
     than the pip need not be foreshortened alike: a highlight merged with a 2's other pip
     swells it out of shape (a yellow pip on a black die, 0.50 round beside its partner's
-    0.74). A partner of another ink is none: a die's pips are all of one ink (a black die's
-    red 1 beside another's gold one)."""
+    0.74)."""
     (pip,) = face.group.pips
     alike = [p for p in lone if p is not pip and p.dark == pip.dark
              and 1 / MAX_RADIUS_RATIO <= p.radius / pip.radius <= MAX_RADIUS_RATIO
              and MIN_PARTNER_CONTRAST <= p.contrast / pip.contrast <= 1 / MIN_PARTNER_CONTRAST
              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * (p.radius + pip.radius) / 2
              and (p.radius > pip.radius or _shaped_alike(p, pip))
-             and not (colours is not None and (colours.apart(p, pip) or colours.inks_apart(p, pip)))]
+             and not (colours is not None and colours.apart(p, pip))]
     return alike
 
 
