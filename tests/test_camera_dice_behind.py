@@ -23,14 +23,14 @@ from render_labelled import nth_scene  # noqa: E402
 
 @pytest.mark.parametrize(("seed", "index", "options", "behind", "front"), [
     (1806, 7, {"pip_sizes": (0.055, 0.075)}, ((1060, 410), 6), ((1085, 450), 4)),
-    (2001, 46, {}, ((806, 212), 6), ((797, 162), 3)),
+    (2001, 46, {}, ((797, 162), 3), ((806, 212), 6)),
 ])
 def test_a_darker_die_behind_a_top_face_is_read(seed: int, index: int, options: dict[str, object],
                                                behind: tuple[tuple[int, int], int],
                                                front: tuple[tuple[int, int], int]) -> None:
-    """``render_labelled.py --seed 1806 --pip-size 0.055-0.075``, scene 7: a grey 6 beyond
-    a white 4 (away from the camera), darker than it; ``--seed 2001``, scene 46: a 6
-    touching a brighter 3. Both 6s were dropped as shaded side faces and missed."""
+    """``render_labelled.py --seed 1806 --pip-size 0.055-0.075``, scene 7: a 6 beyond a
+    brighter 4 (away from the camera); ``--seed 2001``, scene 46: a 3 beyond a brighter 6,
+    touching it. The 6 and the 3 were dropped as shaded side faces and missed."""
     truths, readings = render_and_read(nth_scene(seed, index, **options))
     assert_read_at(truths, readings, *behind)
     assert_read_at(truths, readings, *front)
