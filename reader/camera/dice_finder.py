@@ -173,10 +173,10 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     of its die replaces them (they were its shaded sides), unless the shapes make it their
     side face or they lie where no side face of its die is seen (another die's top faces,
     of a darker colour); and a kept face clearly darker than another of its die, close to
-    it, is dropped, unless it lies beyond that top face, away from the camera, and is no
-    flatter (the camera sees no side face of that die there). Light never parts two faces
-    both seen from steeply above: a die shows no two faces that round, so they are two
-    dice's tops, however differently lit.
+    it, is dropped, unless it lies beyond that top face (of two pips or more), away from
+    the camera, and is no flatter (the camera sees no side face of that die there). Light
+    never parts two faces both seen from steeply above: a die shows no two faces that
+    round, so they are two dice's tops, however differently lit.
 
     A ``faint`` face (see :func:`face_candidates`) is kept or dropped like any other, but
     does not drop a face of ``CLEAR_FACE_PIPS`` pips or more: on a grainy table a blob of
