@@ -5,8 +5,9 @@ side face, wherever it lay. The camera sees a die's side faces only between its 
 the point below the camera: a darker face beyond the top face, as round as it, is the top
 face of another die (a grey die behind a white one, or a die turned from the light). The
 direction towards the camera is voted by the frame's faces and may be wrong: a face is
-only kept so where the top face it lies beyond stays a top face, and where it is no
-flatter (a side face seen round a die's edge, in a view from straight above, is)."""
+only kept so where the top face it lies beyond (of two pips or more: a lone speck shows no
+die's face) stays a top face, and where it is no flatter (a side face seen round a die's
+edge, in a view from straight above, is)."""
 
 from __future__ import annotations
 
