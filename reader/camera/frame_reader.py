@@ -712,11 +712,9 @@ def _ones_beside_side_pips(faces: list[FaceCandidate], verdicts: dict[int, Verdi
         if (side.roundness >= SIDE_PIP_ROUNDNESS * top.roundness or side.radius >= SIDE_PIP_RADIUS * top.radius
                 or side.radius * scale < MIN_FRAME_PIP_RADIUS):
             continue
-        read = _read_as_one(top, grey, pips, lone, colours, die_offset, towards_camera)
+        read = _as_ones((two,), (top,), faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
         if read is not None:
-            one, verdict = read
-            verdicts[id(one)] = verdict
-            faces, lone = [f for f in faces if f is not two] + [one], lone + [side]
+            faces, lone = read, lone + [side]
     return faces, lone
 
 
@@ -813,9 +811,9 @@ def _as_two(pair: tuple[Pip, Pip], lone: list[Pip]) -> tuple[FaceCandidate | Non
 def _as_ones(replaced: tuple[FaceCandidate, ...], pair: tuple[Pip, ...], faces: list[FaceCandidate],
              verdicts: dict[int, Verdict], grey: np.ndarray, pips: list[Pip], lone: list[Pip], colours: BodyColours,
              die_offset: float | None, towards_camera: TowardsCamera) -> list[FaceCandidate] | None:
-    """``faces`` with the ``replaced`` ones swapped for each pip of ``pair`` as a 1's face,
-    if both pass every check of a 1 (see :func:`_read_as_one`; their verdicts are added to
-    ``verdicts``); else None."""
+    """``faces`` with the ``replaced`` ones swapped for each pip of ``pair`` (one or two)
+    as a 1's face, if every one passes every check of a 1 (see :func:`_read_as_one`; their
+    verdicts are added to ``verdicts``); else None."""
     read = [_read_as_one(pip, grey, pips, lone, colours, die_offset, towards_camera) for pip in pair]
     if not all(read):
         return None
