@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from statistics import median
 
 import numpy as np
 
-from reader.camera.colour import bgr_to_lab, medians
+from reader.camera.colour import bgr_to_lab, medians, table_reference
 from reader.camera.pips import Pip
 
 #: The body is sampled on a ring this many pip radii from the pip's centre, past its rim,
@@ -78,6 +79,7 @@ class BodyColours:
 
     def __init__(self, image_bgr: np.ndarray, scale: float = 1.0) -> None:
         self._scale = scale
+        self._image = image_bgr
         # the pixels in one row (copied once if the image is a crop): picking pixels from it
         # by their index in the row is much quicker than by row and column
         self._pixels = np.ascontiguousarray(image_bgr).reshape(-1, image_bgr.shape[2])
@@ -130,6 +132,16 @@ class BodyColours:
         """The radius of the ring that samples the body round pips of ``radii`` (see
         ``RING_RADII_BIG``), in the pips' coordinates."""
         return np.minimum(RING_RADII * radii, np.maximum(RING_RADII_BIG * radii, radii + RING_RIM / self._scale))
+
+    @cached_property
+    def table_lab(self) -> np.ndarray:
+        """CIELAB of the table's colour (see :func:`table_reference`: the frame's median)."""
+        return bgr_to_lab(table_reference(self._image))
+
+    def inside(self, point: np.ndarray) -> bool:
+        """Whether a point in the pips' coordinates lies inside the frame."""
+        x, y = (np.asarray(point, float) * self._scale).tolist()
+        return 0 <= x <= self._last[0] and 0 <= y <= self._last[1]
 
     def lab_at(self, points: np.ndarray) -> np.ndarray:
         """CIELAB of the frame at points given in the pips' coordinates (any leading shape)."""

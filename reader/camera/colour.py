@@ -99,6 +99,16 @@ def table_reference(image_bgr: np.ndarray) -> np.ndarray:
     return medians(small.reshape(-1, 3).T).astype(np.float32)
 
 
+def shade_distance(seen: np.ndarray, reference: np.ndarray) -> float:
+    """How far a CIELAB colour ``seen`` lies from the nearest shade of ``reference``: shade
+    darkens a colour and pales it about in proportion (its chroma scales with its lightness),
+    and never lightens it. A die's face turned from the light is its top face's colour in
+    shade; so is a shadow on the table."""
+    share = min(1.0, float(seen[0]) / max(float(reference[0]), 1e-6))
+    shaded = np.array([min(float(seen[0]), float(reference[0])), reference[1] * share, reference[2] * share])
+    return float(np.linalg.norm(np.asarray(seen, float) - shaded))
+
+
 def die_colour(image_bgr: np.ndarray, candidate: DieCandidate) -> np.ndarray:
     """Median BGR of a die's body pixels (falls back to the whole box when the mask is empty)."""
     x0, y0, x1, y1 = candidate.box

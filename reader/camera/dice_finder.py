@@ -21,6 +21,7 @@ import numpy as np
 
 from reader.camera.body_colour import BodyColours
 from reader.camera.camera_direction import TowardsCamera, vote_towards_camera
+from reader.camera.colour import medians, shade_distance
 from reader.camera.layouts import LayoutFit
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup
 
@@ -86,6 +87,17 @@ MIN_SIDE_LIGHT, CLEAR_SHADE, MAX_LIGHT_MISMATCH = 0.4, 0.7, 1.6
 #: it within this cosine of that direction (about 41 degrees: a die turned 45 degrees shows
 #: its two side faces about that far either side, each foreshortened more than its top).
 BESIDE_COS, STRAIGHT_AHEAD_COS = 0.2, 0.75
+#: A face in front of a top face and as round shows a touching die's body beyond it (see
+#: :meth:`_Pairs.die_in_front`) where the colour there lies at most this share as far from
+#: its body's as from the table's, and at least this far from the table's (CIELAB; each in
+#: shade as far as needed, see :func:`shade_distance`).
+BEYOND_BODY_SHARE, MIN_BEYOND_APART = 0.5, 10.0
+#: A face centred within this share of its half-side of that point is that die's own front
+#: face; any other face whose square holds the point shows a third die there.
+OWN_FRONT_REACH = 0.5
+#: Where that colour is read: steps from the point beyond, along and across the step
+#: between the two faces (in its length), round which the median is taken.
+_BEYOND_PATCH = np.array([(a, b) for a in (-0.15, 0.0, 0.15) for b in (-0.3, -0.15, 0.0, 0.15, 0.3)])
 #: A die's top face shows its pips at least this share as clearly as its front face: a face
 #: whose pips stand out less than that (a blob of grain, a speck) does not take a face lying
 #: towards the camera from it for its front face.
@@ -167,16 +179,19 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     the top and front faces are foreshortened alike; the side faces a camera sees lie
     between their top face and the point below the camera, so the direction from top to
     side faces (learnt from the clear cases in the frame, starting from image-down, where a
-    webcam in front of the table looks from) tells which of two such faces is on top.
+    webcam in front of the table looks from) tells which of two such faces is on top,
+    unless the die's body goes on beyond the face in front, where the table would show past
+    a front face (see :meth:`_Pairs.die_in_front`): it is a touching die's top face.
 
     Light settles what shape leaves open: a later face clearly brighter than the kept faces
     of its die replaces them (they were its shaded sides), unless the shapes make it their
     side face or they lie where no side face of its die is seen (another die's top faces,
     of a darker colour); and a kept face clearly darker than another of its die, close to
     it, is dropped, unless it lies beyond that top face (of two pips or more), away from
-    the camera, and is no flatter (the camera sees no side face of that die there). Light
-    never parts two faces both seen from steeply above: a die shows no two faces that
-    round, so they are two dice's tops, however differently lit.
+    the camera, and is no flatter (the camera sees no side face of that die there), or in
+    front of it with a die's body beyond, as above. Light never parts two faces both seen
+    from steeply above: a die shows no two faces that round, so they are two dice's tops,
+    however differently lit.
 
     A ``faint`` face (see :func:`face_candidates`) is kept or dropped like any other, but
     does not drop a face of ``CLEAR_FACE_PIPS`` pips or more: on a grainy table a blob of
@@ -216,11 +231,13 @@ def _drop_side_faces(faces: list[FaceCandidate], colours: BodyColours | None = N
     fronts = {i: [j for j in pairs.related[i] if is_kept[j] and guarded(i, j) and pairs.in_front_of(i, j)]
               for i in kept}
     tops = {i for i in kept if not _front_face(i, fronts, set())}
-    # (a darker face beyond a top face is no shaded side of its die if that stays a top face:
-    # were it i's own front face, the direction towards the camera was voted wrong there)
+    # (a darker face beyond a top face, or in front of it with a die's body beyond, is no
+    # shaded side of its die if that stays a top face: were it i's own front face, the
+    # direction towards the camera was voted wrong there)
     return TopFaces([order[i] for i in kept if i in tops
                      and not any(is_kept[j] and guarded(i, j) and pairs.shaded_side(i, j)
-                                 and not (j in tops and pairs.beyond_alike(i, j)) for j in pairs.related[i])],
+                                 and not (j in tops and (pairs.beyond_alike(i, j) or pairs.die_in_front(i, j)))
+                                 for j in pairs.related[i])],
                     pairs.towards_camera)
 
 
@@ -309,6 +326,10 @@ class _Pairs:
         body = np.array([f.group.body_level for f in faces])
         self.contrast = np.abs(body - np.array([f.group.pip_level for f in faces]))
         self.lit = np.array([f.group.light for f in faces])
+        self._colours, self._centres, self._inverses = colours, centres, inverses
+        self._pips_of = [f.group.pips for f in faces]
+        # (only these faces show a die's whole square: see die_in_front)
+        self._squares = self.fitted & (self.pips > 1)
         # [i, j]: face i clearly more foreshortened than face j; lit clearly less
         flatter = self.roundness[:, None] < SIDE_ROUNDNESS_RATIO * self.roundness[None, :]
         shaded = self.lit[:, None] < SIDE_SHADE * self.lit[None, :]
@@ -506,4 +527,35 @@ class _Pairs:
         dimmer = self.lit[i] < FRONT_SHADE * self.lit[top]
         # a front face stands up from the table: seen from low down, its centre lies further
         # out in the top face's units than a die's width
-        return self.near(i, top, SIDE_REACH_OBLIQUE) or (dimmer and self.near(i, top, FRONT_REACH))
+        return ((self.near(i, top, SIDE_REACH_OBLIQUE) or (dimmer and self.near(i, top, FRONT_REACH)))
+                and not self.die_in_front(i, top))
+
+    def die_in_front(self, i: int, top: int) -> bool:
+        """Whether face i, lying towards the camera from ``top`` and no clearly flatter, is the
+        top face of a touching die in front: beyond it, as far as ``top`` lies behind it, its
+        die's body goes on (its front face), where the table would show past a front face
+        of ``top``'s die (a front face's centre lies half a face's depth and half its height
+        from the top face's; the table begins half its height further on). Seen about 45
+        degrees oblique, the two cases look alike otherwise, in shape, place and often light.
+
+        The colour there must be much nearer the body round face i's pips than the table's,
+        either shaded (see ``BEYOND_BODY_SHARE``: a front face is mostly lit less than a top
+        face, and a shadow may lie past a die), and the place on no other face's die (a
+        third die of a like colour) unless centred there (``OWN_FRONT_REACH``): that is face
+        i's die's own front face, whose pips are found too."""
+        if (self._colours is None or self.along[i][top] <= SIDE_DIRECTION_COS
+                or self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top]):
+            return False
+        step = self._centres[i] - self._centres[top]
+        beyond = self._centres[i] + step
+        # (in each face's own units)
+        local = np.abs(np.einsum("nij,nj->ni", self._inverses, beyond - self._centres))
+        third = self._squares & (local < FACE_HALF).all(axis=1) & (local >= OWN_FRONT_REACH * FACE_HALF).any(axis=1)
+        third[[i, top]] = False
+        if third.any() or not self._colours.inside(beyond):
+            return False
+        across = np.array([-step[1], step[0]])
+        patch = beyond + _BEYOND_PATCH[:, :1] * step + _BEYOND_PATCH[:, 1:] * across
+        seen, body = (medians(lab.T) for lab in (self._colours.lab_at(patch), self._colours.lab(self._pips_of[i])))
+        from_table = shade_distance(seen, self._colours.table_lab)
+        return from_table >= MIN_BEYOND_APART and shade_distance(seen, body) < BEYOND_BODY_SHARE * from_table
