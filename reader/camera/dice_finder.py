@@ -328,6 +328,7 @@ class _Pairs:
         self.lit = np.array([f.group.light for f in faces])
         self._colours, self._centres, self._inverses = colours, centres, inverses
         self._pips_of = [f.group.pips for f in faces]
+        self._faint = faint.tolist()
         # (only these faces show a die's whole square: see die_in_front)
         self._squares = self.fitted & (self.pips > 1)
         # [i, j]: face i clearly more foreshortened than face j; lit clearly less
@@ -542,8 +543,12 @@ class _Pairs:
         either shaded (see ``BEYOND_BODY_SHARE``: a front face is mostly lit less than a top
         face, and a shadow may lie past a die), and the place on no other face's die (a
         third die of a like colour) unless centred there (``OWN_FRONT_REACH``): that is face
-        i's die's own front face, whose pips are found too."""
-        if (self._colours is None or self.along[i][top] <= SIDE_DIRECTION_COS
+        i's die's own front face, whose pips are found too. Only a ``top`` of two pips or more
+        shows a die's face to reason from, and only faces that stand out from the frame's
+        texture (neither is ``faint``): on a grainy table specks lie in front of specks
+        everywhere."""
+        if (self._colours is None or self.pips[top] < 2 or self._faint[i] or self._faint[top]
+                or self.along[i][top] <= SIDE_DIRECTION_COS
                 or self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top]):
             return False
         step = self._centres[i] - self._centres[top]
