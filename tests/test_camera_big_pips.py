@@ -21,6 +21,7 @@ from reader.camera.pip_groups import group_pips
 from reader.camera.pips import find_pips
 from reader.camera.reading import ReadStatus
 from reader.camera.render import DARK_LOOKS, LOOKS, TABLES, DieTruth, RenderDie, Scene, render
+from rendered_places import REACH, assert_read_at, render_and_read
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from render_labelled import as_saved, nth_scene  # noqa: E402
@@ -105,3 +106,17 @@ def test_the_body_round_a_big_pipped_faces_pips_is_its_own(value: int, table: st
     dice = (RenderDie(value, "white", (640.0, 360.0), 80.0, look=look),)
     image, _ = render(Scene(dice=dice, table=TABLES[table], tilt=10.0, seed=value))
     assert [(r.status, r.value) for r in read_frame(as_saved(image))] == [(ReadStatus.OK, value)]
+
+
+def test_two_touching_big_pipped_4s_are_two_faces() -> None:
+    """``render_labelled.py --seed 1807 --pip-size 0.1-0.13``, scene 57: two yellow 4s side
+    by side, 44 degrees oblique. Their big pips sit so near the edges that each die's inner
+    column lies nearer the other die's than its own outer column, and the eight pips are
+    linked as one group; no split of it lay 2.4 offsets apart (the nearest pip 2.3), so it
+    was cut at its weakest links into a 6-pip non-face and two lone pips, and neither die
+    was found. Eight pips are no one face: the split of two 4s is taken. The left 4 is
+    read; the right one, flatter, is still taken for the left die's side face (missed),
+    and nothing there is read as another number."""
+    truths, readings = render_and_read(nth_scene(1807, 57, pip_sizes=(0.1, 0.13)))
+    assert_read_at(truths, readings, (1001, 597), 4)
+    assert [r.value for r in readings if math.dist(r.center, (1061, 604)) < REACH] in ([], [4])

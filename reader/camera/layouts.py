@@ -17,6 +17,9 @@ from functools import cached_property
 
 import numpy as np
 
+#: The most pips a d6 face shows.
+MOST_PIPS = 6
+
 CANONICAL: dict[int, np.ndarray] = {
     1: np.array([[0, 0]], float),
     2: np.array([[-1, -1], [1, 1]], float),
@@ -106,7 +109,7 @@ def fit_layout(points: np.ndarray, squash: np.ndarray | None = None, single_spac
     """
     pts = np.asarray(points, float).reshape(-1, 2)
     n = len(pts)
-    if n == 0 or n > 6:
+    if n == 0 or n > MOST_PIPS:
         raise LayoutError("ambiguous pips")
     if n == 1:
         return LayoutFit(1, pts[0].copy(), (np.eye(2) if squash is None else np.asarray(squash, float)) * single_spacing,

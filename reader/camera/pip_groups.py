@@ -14,11 +14,12 @@ from itertools import combinations
 from dataclasses import dataclass
 from functools import cached_property
 from statistics import median
+from typing import NamedTuple
 
 import numpy as np
 
 from reader.camera.body_colour import BodyColours
-from reader.camera.layouts import MAX_SQUASHED, LayoutError, LayoutFit, centroid, fit_layout
+from reader.camera.layouts import MAX_SQUASHED, MOST_PIPS, LayoutError, LayoutFit, centroid, fit_layout
 from reader.camera.pips import Pip
 from reader.camera.smear import smeared
 
@@ -93,6 +94,11 @@ JOIN_LIGHT = 0.9
 #: out, while three pips of one face in an L reach 3 out from the 2 that two of them
 #: form. Groups of at most ``MAX_SIDE_BY_SIDE`` pips are searched for two such faces.
 APART_REACH, APART_REACH_LONE, MAX_SIDE_BY_SIDE = 2.4, 3.6, 12
+#: A group of more pips than a face has is two faces whatever their spacing: where no
+#: split of it lies ``APART_REACH`` apart, one lying this far apart will do. Dice with big
+#: pips (a radius of 0.1 of the side or more) set near their edges put a touching die's
+#: nearest pips 2.3-2.5 out when the two stand square to each other.
+APART_REACH_MANY = 2.2
 #: Groups of this many pips or more that form no face are searched for one stray pip beside
 #: the face the others form (see ``_stray_beside``) ...
 MIN_STRAY_GROUP = 5
@@ -402,7 +408,7 @@ def _largest_face_with(groups: list[PipGroup], anchor: int, others: list[int]) -
         for chosen in combinations(nearest, size):
             pips = groups[anchor].pips + tuple(p for k in chosen for p in groups[k].pips)
             # (the cheap tests first: most joins tried are too big or no bigger than the best)
-            if (len(pips) <= 6 and (best is None or len(pips) > len(best[1].pips))
+            if (len(pips) <= MOST_PIPS and (best is None or len(pips) > len(best[1].pips))
                     and len(pips) >= _least_joined(pips)):
                 union = PipGroup(pips)
                 if _is_face(union):
@@ -420,8 +426,9 @@ def _least_joined(pips: tuple[Pip, ...]) -> int:
 
 def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
     """The group's pips (their indices) split into two faces side by side, each part's pips
-    at least ``APART_REACH`` (a lone pip ``APART_REACH_LONE``) out from the other part's
-    face centre, in that face's units; None if no split does it, or if splits that do it
+    at least ``APART_REACH`` (a lone pip ``APART_REACH_LONE``; in a group of more pips than
+    a face has, ``APART_REACH_MANY`` if none lies that far) out from the other part's face
+    centre, in that face's units; None if no split does it, or if splits that do it
     disagree on the values shown.
 
     Splits tried: at every place along either of the group's principal axes (two dice side
@@ -437,8 +444,7 @@ def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
     for axis in np.linalg.svd(points, full_matrices=False)[2]:
         order = np.argsort(points @ axis, kind="stable")
         splits.update(tuple(sorted(order[:k].tolist())) for k in range(1, n))
-    found: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-    ones: set[int] = set()  # lone pips split off as a 1
+    candidates: list[_Split] = []
     doubtful: set[int] = set()  # lone pips that may be a front face's pip (see ``LONE_DOUBT``)
     for split in splits:
         first, second = list(split), [k for k in range(n) if k not in split]
@@ -448,10 +454,35 @@ def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
         lone, rest_fit = (first, fits[1]) if len(first) == 1 else (second, fits[0])
         if len(lone) == 1 and _outside(rest_fit, group.points[lone], LONE_DOUBT) and _flatter(group, lone[0]):
             doubtful.add(lone[0])
-        reach = APART_REACH_LONE if len(lone) == 1 else APART_REACH
-        if _outside(fits[0], group.points[second], reach) and _outside(fits[1], group.points[first], reach):
-            found.setdefault(tuple(sorted((fits[0].value, fits[1].value))), (first, second))
-            ones.update(lone if len(lone) == 1 else [])
+        candidates.append(_Split(first, second, fits[0], fits[1]))
+    parts = _apart(group, candidates, doubtful, APART_REACH)
+    if parts is None and n > MOST_PIPS:
+        parts = _apart(group, candidates, doubtful, APART_REACH_MANY)
+    return parts
+
+
+class _Split(NamedTuple):
+    """A group's pips (their indices) in two parts, and the face each part forms."""
+
+    first: list[int]
+    second: list[int]
+    first_fit: LayoutFit
+    second_fit: LayoutFit
+
+
+def _apart(group: PipGroup, splits: list[_Split], doubtful: set[int],
+           reach: float) -> tuple[list[int], list[int]] | None:
+    """The one split (see :func:`_side_by_side`) whose parts each lie ``reach`` out from
+    the other's face (a lone pip ``APART_REACH_LONE``), or None if none does or those that
+    do disagree on the values shown; lone pips in ``doubtful`` bar every split showing a 1."""
+    found: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+    ones: set[int] = set()  # lone pips split off as a 1
+    for first, second, first_fit, second_fit in splits:
+        lone = first if len(first) == 1 else second if len(second) == 1 else []
+        apart = APART_REACH_LONE if lone else reach
+        if _outside(first_fit, group.points[second], apart) and _outside(second_fit, group.points[first], apart):
+            found.setdefault(tuple(sorted((first_fit.value, second_fit.value))), (first, second))
+            ones.update(lone)
     if doubtful - ones:
         # a top face's 1 beside its front face's pips, or a front face's pip beside the top
         # face's pips: the pips do not tell which is the odd one out (only a lone pip is a 1)
