@@ -115,8 +115,9 @@ def test_two_touching_big_pipped_4s_are_two_faces() -> None:
     linked as one group; no split of it lay 2.4 offsets apart (the nearest pip 2.3), so it
     was cut at its weakest links into a 6-pip non-face and two lone pips, and neither die
     was found. Eight pips are no one face: the split of two 4s is taken. The left 4 is
-    read; the right one, flatter, is still taken for the left die's side face (missed),
-    and nothing there is read as another number."""
+    read; the right one, whose centre lies within 1.6 of the left one's half-sides as its
+    pip offsets measure them, is still taken for a face of the left die (missed), and
+    nothing there is read as another number."""
     truths, readings = render_and_read(nth_scene(1807, 57, pip_sizes=(0.1, 0.13)))
     assert_read_at(truths, readings, (1001, 597), 4)
     assert [r.value for r in readings if math.dist(r.center, (1061, 604)) < REACH] in ([], [4])
