@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -86,14 +87,14 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     table, evenly lit, ends its rays away from the camera at its top face's edge, and those
     towards it at its front face's.
     """
-    ends = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach,
-                        past_highlights=True)
+    ends, soft = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach,
+                              past_highlights=True)
     if reach is not None:
         ends = np.minimum(ends, reach)
     # (a face so small all round is centred whatever it says)
     ends = _past_rim(ends)
     if front is None:
-        return _centred(ends)
+        return _centred(ends, soft=soft)
     towards_camera, die_half = front
     rays = _DIRECTIONS @ np.asarray(squash, float).T
     # (or image-down, as for a webcam in front of the table, where the pip is foreshortened
@@ -106,7 +107,7 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     half = RAY_COUNT // 2
     far_frontwards = np.where(ends[:half] >= ends[half:], frontwards[:half], frontwards[half:])
     inner = np.minimum(ends[:half], ends[half:]) >= FRONT_NEAR_SHARE * die_half
-    return _centred(ends, far_frontwards & inner)
+    return _centred(ends, far_frontwards & inner, soft)
 
 
 def face_half(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = ()) -> float:
@@ -114,7 +115,7 @@ def face_half(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[P
     from it to its edge, along the face's axes as near as the rays tell (the nearer
     quarter of the rays whose edge is seen; inf if fewer than half see one). Rays pass
     over the ``others`` (pip candidates) of the pip's polarity, as pips of the face."""
-    ends = _past_rim(_edges_round(pip, squash, grey, others))
+    ends = _past_rim(_edges_round(pip, squash, grey, others).ends)
     seen = np.sort(ends[np.isfinite(ends)])
     return float(seen[len(seen) // 4]) if 2 * len(seen) >= RAY_COUNT else math.inf
 
@@ -122,7 +123,7 @@ def face_half(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[P
 def edged_share(pip: Pip, squash: np.ndarray, grey: np.ndarray) -> float:
     """The share of directions in which the body round the lone ``pip`` is seen to end
     within ``RAY_REACH`` (a die's edge, where the table begins; none on a bare table)."""
-    return float(np.mean(np.isfinite(_edges_round(pip, squash, grey))))
+    return float(np.mean(np.isfinite(_edges_round(pip, squash, grey).ends)))
 
 
 def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> bool:
@@ -138,13 +139,21 @@ def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> b
     # start past the outermost pip, in face units
     flat = (points - centre) @ np.linalg.inv(np.asarray(squash, float)).T / length
     start = float(np.hypot(flat[:, 0], flat[:, 1]).max()) + RAY_START
-    ends = _body_edges(centre, start, pip, squash, grey)
+    ends = _body_edges(centre, start, pip, squash, grey).ends
     return float(np.mean(np.isfinite(ends))) >= MIN_EDGE_SEEN and _centred(ends)
+
+
+class _Ends(NamedTuple):
+    """How far the body reaches along each ray (see :func:`_body_edges`), and which of the
+    rays left it into the face's shading (see :func:`_shading`)."""
+
+    ends: np.ndarray
+    soft: np.ndarray
 
 
 def _edges_round(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
                  colours: BodyColours | None = None, reach: float = RAY_REACH,
-                 past_highlights: bool = False) -> np.ndarray:
+                 past_highlights: bool = False) -> _Ends:
     """:func:`_body_edges` round a lone ``pip``, from ``RAY_START`` out, the rays passing
     over the ``others`` (pip candidates) of its polarity."""
     return _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
@@ -158,15 +167,21 @@ def _past_rim(ends: np.ndarray) -> np.ndarray:
     return np.where(ends <= RAY_START + NEAR_END, np.inf, ends)
 
 
-def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False) -> bool:
+def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False,
+             soft: np.ndarray | bool = False) -> bool:
     """Whether, in every direction where the body's edge is seen both ways, it lies about
     as far one way as the opposite way (in all but one, where the others are clearly even:
     see ``MIN_EVEN_PAIRS``); ``unheeded`` marks the pairs of opposite rays (indexed by the
-    first) that are not asked."""
+    first) that are not asked. A pair whose nearer ray ran into the face's shading
+    (``soft``, by ray) is never off: a 1 in a highlight sees the light fall off smoothly
+    sooner one way than the other, well inside its face. Such a pair still counts as even
+    where it is."""
     half = RAY_COUNT // 2
     near, far = np.minimum(ends[:half], ends[half:]), np.maximum(ends[:half], ends[half:])
+    soft = np.broadcast_to(np.asarray(soft, bool), ends.shape)
+    soft_near = np.where(ends[:half] <= ends[half:], soft[:half], soft[half:])
     asked = np.isfinite(far) & ~np.asarray(unheeded, bool)
-    off = asked & (near < MIN_CENTRING * far)
+    off = asked & (near < MIN_CENTRING * far) & ~soft_near
     if not off.any():
         return True
     others = asked & ~off
@@ -176,11 +191,14 @@ def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False) -> bool:
 
 def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray,
                 skip: Sequence[Pip] = (), colours: BodyColours | None = None,
-                reach: float = RAY_REACH, past_highlights: bool = False) -> np.ndarray:
+                reach: float = RAY_REACH, past_highlights: bool = False) -> _Ends:
     """How far (in face units: pip half-lengths, foreshortening undone) from ``centre`` the
     body of ``pip``'s surroundings' level reaches in each ray direction, from ``start`` out
     to ``reach`` (inf where it reaches further); rays pass over the pips ``skip`` and, if
-    ``past_highlights``, over highlights (see ``HIGHLIGHT_SPAN``)."""
+    ``past_highlights``, over highlights (see ``HIGHLIGHT_SPAN``), and only then are the
+    rays that end in the face's shading told (see :func:`_shading`; not round a pip so
+    faint that the step is the noise's floor, ``MIN_EDGE_STEP``: noise crosses it without
+    a step)."""
     length = pip.radius / np.sqrt(pip.roundness)
     steps = _DIRECTIONS @ np.asarray(squash, float).T * length        # one face unit, per ray
     pixels_per_unit = np.hypot(steps[:, 0], steps[:, 1])
@@ -200,11 +218,28 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
         off &= np.hypot(points[..., 0] - other.x, points[..., 1] - other.y) > 1.5 * other.radius + 1
     edge = off[:, :-1] & off[:, 1:]
     ends = np.where(edge.any(axis=1), np.argmax(edge, axis=1), -1)
+    soft = np.zeros(len(ends), bool)
     if past_highlights:
+        onset = max(2, round(HIGHLIGHT_ONSET * per_unit))
         for ray in np.flatnonzero(ends >= 0).tolist():
-            ends[ray] = _past_highlight(levels[ray] - pip.ring, off[ray], edge[ray], int(ends[ray]), step,
-                                        max(2, round(HIGHLIGHT_ONSET * per_unit)), round(HIGHLIGHT_SPAN * per_unit))
-    return np.where(ends >= 0, units[np.maximum(ends, 0)], np.inf)
+            ends[ray] = _past_highlight(levels[ray] - pip.ring, off[ray], edge[ray], int(ends[ray]), step, onset,
+                                        round(HIGHLIGHT_SPAN * per_unit))
+        if EDGE_SHARE * pip.contrast >= MIN_EDGE_STEP:
+            soft = np.array([_shading(levels[ray] - pip.ring, int(at), step, onset) for ray, at in enumerate(ends)],
+                            bool)
+    return _Ends(np.where(ends >= 0, units[np.maximum(ends, 0)], np.inf), soft)
+
+
+def _shading(levels: np.ndarray, at: int, step: float, onset: int) -> bool:
+    """Whether a ray (``levels`` against the body's) that leaves the body at ``at`` does so
+    into the face's shading: darker than the body by more than ``step``, reached with no
+    step over ``onset`` samples (``HIGHLIGHT_ONSET``), and staying so, with no step, for
+    twice that. A die's edge is a step, or is followed by one soon (the table past a dark
+    die's rim); a speck or a pip off the face returns to the body's level."""
+    if at < onset or at + 2 * onset > len(levels):
+        return False
+    run = levels[at - onset:at + 2 * onset]
+    return bool((run[onset:] < -step).all() and (np.abs(run[onset:] - run[:-onset]) <= step).all())
 
 
 def _past_highlight(levels: np.ndarray, off: np.ndarray, edge: np.ndarray, at: int, step: float, onset: int,
