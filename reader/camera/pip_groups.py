@@ -451,10 +451,11 @@ def _side_by_side(group: PipGroup) -> tuple[list[int], list[int]] | None:
         fits = [PipGroup(tuple(group.pips[k] for k in part)).layout(1.0)[0] for part in (first, second)]
         if fits[0] is None or fits[1] is None:
             continue
-        lone, rest_fit = (first, fits[1]) if len(first) == 1 else (second, fits[0])
-        if len(lone) == 1 and _outside(rest_fit, group.points[lone], LONE_DOUBT) and _flatter(group, lone[0]):
+        candidate = _Split(first, second, fits[0], fits[1])
+        lone = candidate.lone
+        if lone and _outside(candidate.rest_fit, group.points[lone], LONE_DOUBT) and _flatter(group, lone[0]):
             doubtful.add(lone[0])
-        candidates.append(_Split(first, second, fits[0], fits[1]))
+        candidates.append(candidate)
     parts = _apart(group, candidates, doubtful, APART_REACH)
     if parts is None and n > MOST_PIPS:
         parts = _apart(group, candidates, doubtful, APART_REACH_MANY)
@@ -469,6 +470,16 @@ class _Split(NamedTuple):
     first_fit: LayoutFit
     second_fit: LayoutFit
 
+    @property
+    def lone(self) -> list[int]:
+        """The part that is a lone pip, if either is (else empty)."""
+        return self.first if len(self.first) == 1 else self.second if len(self.second) == 1 else []
+
+    @property
+    def rest_fit(self) -> LayoutFit:
+        """The face of the part that is not :attr:`lone` (where there is a lone pip)."""
+        return self.second_fit if len(self.first) == 1 else self.first_fit
+
 
 def _apart(group: PipGroup, splits: list[_Split], doubtful: set[int],
            reach: float) -> tuple[list[int], list[int]] | None:
@@ -477,8 +488,9 @@ def _apart(group: PipGroup, splits: list[_Split], doubtful: set[int],
     do disagree on the values shown; lone pips in ``doubtful`` bar every split showing a 1."""
     found: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
     ones: set[int] = set()  # lone pips split off as a 1
-    for first, second, first_fit, second_fit in splits:
-        lone = first if len(first) == 1 else second if len(second) == 1 else []
+    for split in splits:
+        first, second, first_fit, second_fit = split
+        lone = split.lone
         apart = APART_REACH_LONE if lone else reach
         if _outside(first_fit, group.points[second], apart) and _outside(second_fit, group.points[first], apart):
             found.setdefault(tuple(sorted((first_fit.value, second_fit.value))), (first, second))
