@@ -108,6 +108,11 @@ class BodyColours:
         size = np.minimum(np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1]))
         return (size >= MIN_INK_COLOUR) & (np.hypot(*(a - b).T) <= MAX_BODY_COLOUR_GAP * size)
 
+    def shaded_body(self, points: np.ndarray, pips: Sequence[Pip]) -> np.ndarray:
+        """Whether the colour at each of ``points`` (in the pips' coordinates) may be the body
+        round ``pips`` lit or shaded (see :func:`shade_apart`)."""
+        return ~shade_apart(self._bgr_at(np.asarray(points, float)), self._body_bgr(pips).mean(axis=0))
+
     def _body_bgr(self, pips: Sequence[Pip]) -> np.ndarray:
         """The median colour (BGR) on the ring round each pip that samples its body (see
         ``RING_RADII_BIG``), remembered by pip (N x 3)."""

@@ -128,8 +128,9 @@ MIN_GLARE_LEVEL = 0.25
 #: points on each) lies less than ``GLARE_RIM_STEP`` nearer the body (0 ink, 1 body; see
 #: :func:`_rim_steps`): a pip's rim lies about a whole step nearer, a highlight's 0.2 or
 #: less. (A 6's pips beside its empty middle places take up a quarter of the rings' points
-#: at most: the median is the body's. A lone pip's places are left as grey shows them: its
-#: face is a guess, and on the real photos a USB plug's hole passed for a 1 with a lit place.)
+#: at most: the median is the body's. A lone pip's face is a guess: its places are lit only
+#: where colour says so too, see :func:`_lone_lit`; on the real photos a USB plug's hole
+#: passed for a 1 with a lit place that grey alone excused.)
 GLARE_RING_RADII, GLARE_RING_SAMPLES, GLARE_RIM_STEP = (1.8, 2.2), 16, 0.3
 #: ... and only if grey shows it at least this far from the ink (a highlight's places on
 #: the test sets lie 0.45 to 0.6 from it, nearly all; one nearer, at 0.27, was a front
@@ -284,6 +285,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return (bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
                 and _grain(grey, places, max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
 
+    excuse_light = False  # (see _lone_lit)
     if fit.value == 1:
         # an unreadable lone pip is never reported (it is no evidence of a die): the cheap
         # checks first, and no word on whether it looks like a die
@@ -313,6 +315,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours,
                                                front=front)):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
+        # (not where the face's guess is doubtful: see _any_pip_on and _ink_round)
+        excuse_light = colours is not None and not _any_pip_on(face, others) and not _ink_round(face, colours)
     else:
         if _cut_by_frame(fit, grey.shape):
             return Verdict("occluded", 0.0, die_like())
@@ -352,6 +356,9 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         # a highlight lifts a place with the body round it; a pip shows its rim, however lit
         inked = _inked_by_rims(inked, colourless, spot_levels,
                                _rim_steps(grey, spots, spot_levels, radius, ink, body), smear is not None)
+    elif inked is not None and excuse_light and inked.any():
+        # a lone pip's face is guessed: a place is lit only where colour and rims agree
+        inked &= ~(_lone_lit(grey, spots, spot_levels, face, colours) & (spot_levels >= MIN_GLARED_LEVEL))
     if inked is not None and inked.any():
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
@@ -359,6 +366,12 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     if fit.value == 2 and ones_of_two_dice(face, fit, grey, colours):
         return Verdict("ambiguous pips", 0.0, die_like(), two_ones=True)
     most = float(seen.max())
+    if most > MAX_BODY_STRAY and excuse_light:
+        # a glossy die's highlight, or its shade, takes a lone pip's body past the stray
+        places, levels, _ = sampled()
+        strays = np.abs(levels - 1)
+        most = float(np.max(strays, where=np.isfinite(strays) & ~_lone_lit(grey, places, levels, face, colours),
+                            initial=0.0))
     if most > MAX_BODY_STRAY:
         return Verdict("occluded", 0.0, die_like())
     margins = [1 - fit.residual / MAX_RESIDUAL * 0.5, 1 - most / MAX_BODY_STRAY * 0.5]
@@ -469,6 +482,43 @@ def _inked_by_rims(inked: np.ndarray, colourless: np.ndarray, levels: np.ndarray
     on a dark die, as light as its red pips, is white; a red pip under it still shows red)."""
     lit = (levels >= MIN_GLARED_LEVEL) & (rims < GLARE_RIM_STEP)
     return np.where(inked, ~lit, (rims >= HIDDEN_RIM_STEP) & ~colourless & (not smeared))
+
+
+def _any_pip_on(face: FaceCandidate, others: Sequence[Pip]) -> bool:
+    """Whether a pip of a lone pip's polarity, of any size or shape, lies on its face
+    measured as a typical die's. :func:`_stray_pip` passes over the pips a side face or a
+    highlight may show there; this asks for none at all before light on a face only guessed
+    is excused (see :func:`_lone_lit`): a black die's red 5, its corner pips found but
+    grouped apart from its middle one, one of them lost, had that pip read as a 1."""
+    own, dark = set(map(id, face.group.pips)), face.group.pips[0].dark
+    axes, (cx, cy) = _typical_axes(face.fit).tolist(), face.centre.tolist()
+    return any(within(axes, p.x - cx, p.y - cy, FACE_HALF) for p in others if id(p) not in own and p.dark == dark)
+
+
+def _ink_round(face: FaceCandidate, colours: BodyColours) -> bool:
+    """Whether a lone pip's ink shows about a 2's diagonal from it, from just past a typical
+    face's edge (see ``PARTNER_RING_SHARE``): a 2 whose other pip the pip search lost, or a
+    3 whose corner pips it lost or set apart (a highlight shrinks them), its guessed face
+    too small for the die. Light on such a face is not excused (see :func:`_lone_lit`): it
+    made each of them a 1."""
+    share = colours.ink_share(face.fit.centre + _PARTNER_RING @ _typical_axes(face.fit).T, face.group.pips)
+    return share is not None and bool((share >= MIN_PLACE_INK).any())
+
+
+def _lone_lit(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, face: FaceCandidate,
+              colours: BodyColours) -> np.ndarray:
+    """Which of ``places`` round a lone pip (grey ``levels``: 0 ink, 1 body) show its body under
+    a highlight or in shade, however far grey takes them from the body's level: smooth (the
+    rings round them lie within ``GLARE_RIM_STEP`` of them, see :func:`_rim_steps`; a pip, or
+    another thing's edge, is a step), with less of the ink's colour than ``MIN_INK_SHARE``
+    and the body's own tint (see :meth:`BodyColours.shaded_body`). None where colour cannot
+    tell the ink from the body: grey alone made 1s of a hole in a metal plug on the real
+    photos and of specks on grey tables."""
+    share = colours.ink_share(places, face.group.pips)
+    if share is None:
+        return np.zeros(len(places), bool)
+    rims = _rim_steps(grey, places, levels, face.group.radius, face.group.pip_level, face.group.body_level)
+    return (np.abs(rims) < GLARE_RIM_STEP) & (share < MIN_INK_SHARE) & colours.shaded_body(places, face.group.pips)
 
 
 def _rim_steps(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, radius: float, ink: float,
@@ -747,6 +797,11 @@ def _row_medians(levels: np.ndarray) -> np.ndarray:
 
 _NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
 _RING_DIRECTIONS = ring_directions(8)
+#: A 2's other pip, 2 * sqrt(2) pip offsets from the one seen, looked for from
+#: ``PARTNER_RING_SHARE`` of that (just past a typical face's edge: the 2's pips may be
+#: closer) in 16 directions.
+PARTNER_RING_SHARE = 0.85
+_PARTNER_RING = PARTNER_RING_SHARE * 2 * math.sqrt(2) * ring_directions(16)
 #: Where a foreseen place is sampled, in pip radii: nudged about it, then on a ring round it.
 _PLACE_SAMPLES = np.vstack([PLACE_NUDGE * _NUDGES, 2.2 * _RING_DIRECTIONS])
 
