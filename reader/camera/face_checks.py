@@ -21,8 +21,10 @@ import numpy as np
 
 from reader.camera.body_colour import INK_CHROMA, NEUTRAL_CHROMA, BodyColours, colours_apart, ring_directions
 from reader.camera.camera_direction import TowardsCamera
+from reader.camera.colour import shade_distance
 from reader.camera.die_body import centred_on_body, face_half
-from reader.camera.dice_finder import DEFAULT_SPACING_RADII, FACE_HALF, SINGLE_SPACING_RADII, FaceCandidate
+from reader.camera.dice_finder import (DEFAULT_SPACING_RADII, FACE_HALF, MIN_BEYOND_APART, SINGLE_SPACING_RADII,
+                                      FaceCandidate)
 from reader.camera.layouts import (ALL_SPOTS, CANONICAL, CORNERS, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout,
                                    within)
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO, squash_along
@@ -316,7 +318,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
                                                front=front)):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
         # (not where the face's guess is doubtful: see _any_pip_on and _ink_round)
-        excuse_light = colours is not None and not _any_pip_on(face, others) and not _ink_round(face, colours)
+        excuse_light = (colours is not None and not _any_pip_on(face, others) and not _ink_round(face, colours)
+                        and _off_table(face, colours))
     else:
         if _cut_by_frame(fit, grey.shape):
             return Verdict("occluded", 0.0, die_like())
@@ -495,8 +498,17 @@ def _any_pip_on(face: FaceCandidate, others: Sequence[Pip]) -> bool:
     return any(within(axes, p.x - cx, p.y - cy, FACE_HALF) for p in others if id(p) not in own and p.dark == dark)
 
 
+def _off_table(face: FaceCandidate, colours: BodyColours) -> bool:
+    """Whether a lone pip's body cannot be the table's surface in more light: the table's
+    colour (the frame's median) lies at least ``MIN_BEYOND_APART`` from every shade of the
+    body's (see :func:`shade_distance`). On the real photos of numbered dice, white specks
+    on the pink wood round a black dice tray (the frame's median) had the wood's streaks
+    excused as light and shade, and were read as 1s."""
+    return shade_distance(colours.table_lab, colours.lab(face.group.pips)[0]) >= MIN_BEYOND_APART
+
+
 def _ink_round(face: FaceCandidate, colours: BodyColours) -> bool:
-    """Whether a lone pip's ink shows about a 2's diagonal from it, from just past a typical
+    """Whether a lone pip's ink shows about a 2's diagonal from it, just past a typical
     face's edge (see ``PARTNER_RING_SHARE``): a 2 whose other pip the pip search lost, or a
     3 whose corner pips it lost or set apart (a highlight shrinks them), its guessed face
     too small for the die. Light on such a face is not excused (see :func:`_lone_lit`): it
@@ -797,9 +809,9 @@ def _row_medians(levels: np.ndarray) -> np.ndarray:
 
 _NUDGES = np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]], float)
 _RING_DIRECTIONS = ring_directions(8)
-#: A 2's other pip, 2 * sqrt(2) pip offsets from the one seen, looked for from
+#: A 2's other pip, 2 * sqrt(2) pip offsets from the one seen, is looked for at
 #: ``PARTNER_RING_SHARE`` of that (just past a typical face's edge: the 2's pips may be
-#: closer) in 16 directions.
+#: closer than a typical die's), in 16 directions.
 PARTNER_RING_SHARE = 0.85
 _PARTNER_RING = PARTNER_RING_SHARE * 2 * math.sqrt(2) * ring_directions(16)
 #: Where a foreseen place is sampled, in pip radii: nudged about it, then on a ring round it.
