@@ -317,7 +317,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours,
                                                front=front)):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
-        # (not where the face's guess is doubtful: see _any_pip_on and _ink_round)
+        # (not where the guessed face is doubtful, nor on a body the table may be: see
+        # _any_pip_on, _ink_round and _off_table)
         excuse_light = (colours is not None and not _any_pip_on(face, others) and not _ink_round(face, colours)
                         and _off_table(face, colours))
     else:
@@ -502,8 +503,8 @@ def _off_table(face: FaceCandidate, colours: BodyColours) -> bool:
     """Whether a lone pip's body cannot be the table's surface in more light: the table's
     colour (the frame's median) lies at least ``MIN_BEYOND_APART`` from every shade of the
     body's (see :func:`shade_distance`). On the real photos of numbered dice, white specks
-    on the pink wood round a black dice tray (the frame's median) had the wood's streaks
-    excused as light and shade, and were read as 1s."""
+    on the pink wood round a black dice tray, the black the frame's median, had the wood's
+    streaks excused as light and shade, and were read as 1s."""
     return shade_distance(colours.table_lab, colours.lab(face.group.pips)[0]) >= MIN_BEYOND_APART
 
 
@@ -523,9 +524,9 @@ def _lone_lit(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, face: Fa
     a highlight or in shade, however far grey takes them from the body's level: smooth (the
     rings round them lie within ``GLARE_RIM_STEP`` of them, see :func:`_rim_steps`; a pip, or
     another thing's edge, is a step), with less of the ink's colour than ``MIN_INK_SHARE``
-    and the body's own tint (see :meth:`BodyColours.shaded_body`). None where colour cannot
-    tell the ink from the body: grey alone made 1s of a hole in a metal plug on the real
-    photos and of specks on grey tables."""
+    and the body's own tint (see :meth:`BodyColours.shaded_body`). No place where colour
+    cannot tell the ink from the body: grey alone made 1s of a hole in a metal plug on the
+    real photos and of specks on grey tables."""
     share = colours.ink_share(places, face.group.pips)
     if share is None:
         return np.zeros(len(places), bool)
