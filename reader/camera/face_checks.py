@@ -287,7 +287,12 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         return (bool(seen.size) and float(np.mean(seen <= MAX_BODY_STRAY)) >= MIN_BODY_SHARE
                 and _grain(grey, places, max(1.0, 0.5 * radius), ink, body) <= MAX_BODY_GRAIN)
 
-    excuse_light = False  # (see _lone_lit)
+    @cache
+    def light_excused() -> bool:  # asked only where grey refuses a lone pip's place or body
+        # (not where the guessed face is doubtful, nor on a body the table may be)
+        return (fit.value == 1 and colours is not None and not _any_pip_on(face, others)
+                and not _ink_round(face, colours) and _off_table(face, colours))
+
     if fit.value == 1:
         # an unreadable lone pip is never reported (it is no evidence of a die): the cheap
         # checks first, and no word on whether it looks like a die
@@ -317,10 +322,6 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours,
                                                front=front)):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
-        # (not where the guessed face is doubtful, nor on a body the table may be: see
-        # _any_pip_on, _ink_round and _off_table)
-        excuse_light = (colours is not None and not _any_pip_on(face, others) and not _ink_round(face, colours)
-                        and _off_table(face, colours))
     else:
         if _cut_by_frame(fit, grey.shape):
             return Verdict("occluded", 0.0, die_like())
@@ -360,7 +361,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         # a highlight lifts a place with the body round it; a pip shows its rim, however lit
         inked = _inked_by_rims(inked, colourless, spot_levels,
                                _rim_steps(grey, spots, spot_levels, radius, ink, body), smear is not None)
-    elif inked is not None and excuse_light and inked.any():
+    elif inked is not None and inked.any() and light_excused():
         # a lone pip's face is guessed: a place is lit only where colour and rims agree
         inked &= ~(_lone_lit(grey, spots, spot_levels, face, colours) & (spot_levels >= MIN_GLARED_LEVEL))
     if inked is not None and inked.any():
@@ -370,7 +371,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
     if fit.value == 2 and ones_of_two_dice(face, fit, grey, colours):
         return Verdict("ambiguous pips", 0.0, die_like(), two_ones=True)
     most = float(seen.max())
-    if most > MAX_BODY_STRAY and excuse_light:
+    if most > MAX_BODY_STRAY and light_excused():
         # a glossy die's highlight, or its shade, takes a lone pip's body past the stray
         places, levels, _ = sampled()
         strays = np.abs(levels - 1)
@@ -514,8 +515,7 @@ def _ink_round(face: FaceCandidate, colours: BodyColours) -> bool:
     3 whose corner pips it lost or set apart (a highlight shrinks them), its guessed face
     too small for the die. Light on such a face is not excused (see :func:`_lone_lit`): it
     made each of them a 1."""
-    share = colours.ink_share(face.fit.centre + _PARTNER_RING @ _typical_axes(face.fit).T, face.group.pips)
-    return share is not None and bool((share >= MIN_PLACE_INK).any())
+    return _ink_at(face, colours, _PARTNER_RING)
 
 
 def _lone_lit(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, face: FaceCandidate,
@@ -668,12 +668,14 @@ def _ink_beside(face: FaceCandidate, colours: BodyColours | None, share: float =
     """Whether a lone pip of a colour of its own (a red pip on a black die) has that colour
     at another pip place of a typical face round it (times ``share``): pips that glare hid
     from grey, whose colour it does not hide."""
-    if colours is None:
-        return False
     # pips may lie further apart, in their radii, than on a typical die
-    places = (face.fit.centre
-              + np.vstack([_EMPTY_SPOTS[1] * k for k in INK_PLACE_SCALES]) @ _typical_axes(face.fit, share).T)
-    inked = colours.ink_share(places, face.group.pips)
+    return colours is not None and _ink_at(face, colours, _INK_PLACES, share)
+
+
+def _ink_at(face: FaceCandidate, colours: BodyColours, offsets: np.ndarray, share: float = 1.0) -> bool:
+    """Whether a lone pip's ink's colour (``MIN_PLACE_INK`` of it) shows at any of ``offsets``
+    (in pip offsets of a typical face, times ``share``) from it."""
+    inked = colours.ink_share(face.fit.centre + offsets @ _typical_axes(face.fit, share).T, face.group.pips)
     return inked is not None and bool((inked >= MIN_PLACE_INK).any())
 
 
@@ -861,6 +863,8 @@ def _empty_spots(value: int) -> np.ndarray:
 
 
 _EMPTY_SPOTS = {value: _empty_spots(value) for value in CANONICAL}
+#: A lone pip's other pip places, where :func:`_ink_beside` looks for its ink.
+_INK_PLACES = np.vstack([_EMPTY_SPOTS[1] * k for k in INK_PLACE_SCALES])
 
 
 def _sample_size(radius: float) -> float:
