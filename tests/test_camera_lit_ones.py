@@ -2,10 +2,12 @@
 body further out) far from the body's level round the pip. Where colour tells the ink
 from the body, a place that is smooth (no step to the rings round it), holds little of
 the ink's colour and keeps the body's tint is the body lit or shaded, and no longer
-refuses the 1. A lone pip's face is only guessed: nothing is excused with another pip of
-its polarity on that face, or with its ink about a 2's diagonal away (a 2's other pip, a
-3's or 5's corner pips, that the pip search lost or set apart), nor where colour cannot
-tell ink from body (a hole in a metal plug on the real photos)."""
+refuses the 1. Where it cannot (a grey die's black pip), grey alone decides round a round
+black pip. A lone pip's face is only guessed: nothing is excused with another pip of its
+polarity on that face, or with its ink about a 2's diagonal away (a 2's other pip, a 3's
+or 5's corner pips, that the pip search lost or set apart), or on a body of which the
+table's colour could be a shade (specks on grey tables), nor round a pip that colour
+cannot tell from its body unless it is round (a hole in a metal plug on the real photos)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,34 @@ def test_a_1_under_a_highlight_is_read(seed: int, index: int, where: tuple[int, 
     assert_read_at(truths, readings, where, 1)
 
 
+@pytest.mark.parametrize(("seed", "index", "where"), [
+    (3108, 19, (1121, 161)),
+    (3208, 24, (543, 220)),
+])
+def test_a_grey_dies_1_under_a_highlight_is_read(seed: int, index: int, where: tuple[int, int]) -> None:
+    """``--seed 3108 --glare 0.4-0.6``, scene 19, and ``--seed 3208 --glare 0.4-0.6``, scene
+    24: a grey die's black 1 on green felt, a highlight beside the pip. Ink and body are
+    both grey: no colour tells a lit place from ink, but the pip is round and the die's
+    grey is no shade of the table's. Both were read as unreadable or missed."""
+    truths, readings = render_and_read(nth_scene(seed, index, **GLARE))
+    assert_read_at(truths, readings, where, 1)
+
+
+@pytest.mark.parametrize(("seed", "index", "options", "where"), [
+    (3101, 36, {}, (273, 596)),
+    (3109, 23, {"grain": (14.0, 22.0)}, (228, 363)),
+])
+def test_a_speck_on_a_grey_table_is_no_1(seed: int, index: int, options: dict[str, object],
+                                         where: tuple[int, int]) -> None:
+    """``--seed 3101``, scene 36: a dark speck on a dark grey table; ``--seed 3109 --grain
+    14-22``, scene 23: a light one on a grainy grey table. Each is round, with the table as
+    its body, smooth round it. With grey's lit places excused on a body the table's colour
+    could be a shade of, each was read as a 1."""
+    truths, readings = render_and_read(nth_scene(seed, index, **options))
+    assert not [t for t in truths if math.dist(t.centre, where) < 2 * REACH]
+    assert [r for r in readings if math.dist(r.center, where) < REACH] == []
+
+
 @pytest.mark.parametrize(("seed", "index", "options", "where", "value"), [
     (1812, 14, {"lights": ("cold",)}, (789, 570), 3),
     (1812, 25, {"lights": ("cold",)}, (1138, 564), 3),
@@ -66,7 +96,8 @@ def test_a_die_with_a_pip_lost_is_no_1(seed: int, index: int, options: dict[str,
 def test_a_hole_in_a_plug_is_no_1() -> None:
     """``train/two_23.jpg`` of the real photos: a USB plug's dark hole in its light metal,
     a lit place beside it as smooth as a highlight; no colour tells its ink from its body.
-    Excused, it was read as a 1."""
+    Excused, it was read as a 1; it is an oval, and grey alone excuses light round a
+    round black pip only."""
     folder = PHOTOS / "train"
     if not folder.is_dir():
         pytest.skip("shared d6-webcam photos not present")

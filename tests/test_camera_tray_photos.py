@@ -17,6 +17,16 @@ PHOTOS = ROOT.parent / "shared" / "data" / "numeral-tower"
 NAMES = [f"D6_A_{face}.jpg" for face in range(1, 7)] + ["background_1.jpg"]
 
 
+def assert_nothing_read_at(name: str, place: tuple[int, int]) -> None:
+    """Nothing is read within 10 pixels of ``place`` on the photo ``name`` (skipped without
+    the photos)."""
+    path = PHOTOS / name
+    if not path.is_file():
+        pytest.skip("shared numeral-tower photos not present")
+    readings = read_frame(cv2.imread(str(path)))
+    assert not [r for r in readings if abs(r.center[0] - place[0]) < 10 and abs(r.center[1] - place[1]) < 10], readings
+
+
 def test_a_tray_on_a_wooden_table_shows_few_dice_that_are_not_there() -> None:
     """Before the surface's grain was looked at, these seven photos showed 30 dice read with
     a value and 193 unreadable ones; now 5 and 3."""
@@ -45,11 +55,7 @@ def test_a_speck_beyond_a_speck_is_no_die_behind_it(name: str, place: tuple[int,
     """A darker face beyond a top face, away from the camera, is another die's top face
     (``test_camera_dice_behind``), but only beyond a face of two pips or more: on these
     photos a speck lies beyond a brighter lone speck on the tray, and was read as a 1."""
-    path = PHOTOS / name
-    if not path.is_file():
-        pytest.skip("shared numeral-tower photos not present")
-    readings = read_frame(cv2.imread(str(path)))
-    assert not [r for r in readings if abs(r.center[0] - place[0]) < 10 and abs(r.center[1] - place[1]) < 10], readings
+    assert_nothing_read_at(name, place)
 
 
 @pytest.mark.parametrize(("name", "place"), [("D20_A_5.jpg", (1113, 679)), ("D100_A_10.jpg", (219, 129))])
@@ -58,11 +64,7 @@ def test_a_speck_in_front_of_specks_is_no_die_in_front(name: str, place: tuple[i
     face (``test_camera_dice_in_front``), but only in front of a face of two pips or more,
     and only for faces that stand out from the grain: on the wooden tray specks lie in front
     of specks everywhere, and these two were read as a 1 and as an unreadable die."""
-    path = PHOTOS / name
-    if not path.is_file():
-        pytest.skip("shared numeral-tower photos not present")
-    readings = read_frame(cv2.imread(str(path)))
-    assert not [r for r in readings if abs(r.center[0] - place[0]) < 10 and abs(r.center[1] - place[1]) < 10], readings
+    assert_nothing_read_at(name, place)
 
 
 @pytest.mark.parametrize(("name", "place"), [("D4_C_3.jpg", (413, 18)), ("D4_D_1.jpg", (1259, 558))])
@@ -72,8 +74,14 @@ def test_a_speck_on_the_wood_round_the_tray_has_no_light_excused(name: str, plac
     but not on a body whose shade the frame's table could be: these white specks on the pink
     wood round the black tray (the frame's median, its table) had the wood's streaks
     excused, and were read as 1s."""
-    path = PHOTOS / name
-    if not path.is_file():
-        pytest.skip("shared numeral-tower photos not present")
-    readings = read_frame(cv2.imread(str(path)))
-    assert not [r for r in readings if abs(r.center[0] - place[0]) < 10 and abs(r.center[1] - place[1]) < 10], readings
+    assert_nothing_read_at(name, place)
+
+
+@pytest.mark.parametrize(("name", "place"), [("D4_A_1.jpg", (1054, 616)), ("D4_E_1.jpg", (413, 18)),
+                                            ("D20_A_3.jpg", (192, 492))])
+def test_a_speck_on_the_wood_is_no_grey_dies_1(name: str, place: tuple[int, int]) -> None:
+    """Where colour cannot tell a lone pip's ink from its body, grey alone excuses light
+    round a round black pip only (``test_camera_lit_ones``): these specks on the wood round
+    the tray, two white ones and a dark brown one, are round, and each was read as a 1 when
+    any round pip's light was excused."""
+    assert_nothing_read_at(name, place)

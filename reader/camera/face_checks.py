@@ -524,14 +524,27 @@ def _lone_lit(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, face: Fa
     a highlight or in shade, however far grey takes them from the body's level: smooth (the
     rings round them lie within ``GLARE_RIM_STEP`` of them, see :func:`_rim_steps`; a pip, or
     another thing's edge, is a step), with less of the ink's colour than ``MIN_INK_SHARE``
-    and the body's own tint (see :meth:`BodyColours.shaded_body`). No place where colour
-    cannot tell the ink from the body: grey alone made 1s of a hole in a metal plug on the
-    real photos and of specks on grey tables."""
+    and the body's own tint (see :meth:`BodyColours.shaded_body`). Where colour cannot tell
+    the ink from the body (a grey die's black pip), smooth places of the body's tint are
+    excused round a round black pip alone (see :func:`_round_black`): light lifts a light
+    die's places away from its dark ink, but lights a dark die's as bright as its light
+    pips. Grey alone made 1s of a hole in a metal plug on the real photos (an oval), and
+    of white specks and a dark brown one on the wood round a dice tray (light, or of a
+    colour). Specks on grey tables are round and black: the table's colour refuses them
+    (see ``light_excused``)."""
     share = colours.ink_share(places, face.group.pips)
-    if share is None:
+    if share is None and not _round_black(face, colours):
         return np.zeros(len(places), bool)
     rims = _rim_steps(grey, places, levels, face.group.radius, face.group.pip_level, face.group.body_level)
-    return (np.abs(rims) < GLARE_RIM_STEP) & (share < MIN_INK_SHARE) & colours.shaded_body(places, face.group.pips)
+    lit = (np.abs(rims) < GLARE_RIM_STEP) & colours.shaded_body(places, face.group.pips)
+    return lit if share is None else lit & (share < MIN_INK_SHARE)
+
+
+def _round_black(face: FaceCandidate, colours: BodyColours) -> bool:
+    """Whether a lone pip is round (``ROUND_PIP``), darker than its body and of no colour
+    (``NEUTRAL_CHROMA``): a black pip, printed round."""
+    (pip,) = face.group.pips
+    return pip.dark and face.roundness >= ROUND_PIP and math.hypot(*colours.ink_lab([pip])[0][1:]) < NEUTRAL_CHROMA
 
 
 def _rim_steps(grey: np.ndarray, places: np.ndarray, levels: np.ndarray, radius: float, ink: float,
