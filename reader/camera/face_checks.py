@@ -131,8 +131,8 @@ MIN_GLARE_LEVEL = 0.25
 #: :func:`_rim_steps`): a pip's rim lies about a whole step nearer, a highlight's 0.2 or
 #: less. (A 6's pips beside its empty middle places take up a quarter of the rings' points
 #: at most: the median is the body's. A lone pip's face is a guess: its places are lit only
-#: where colour says so too, see :func:`_lone_lit`; on the real photos a USB plug's hole
-#: passed for a 1 with a lit place that grey alone excused.)
+#: where colour says so too, or round a round black pip, see :func:`_lone_lit`; on the real
+#: photos a USB plug's hole, an oval, passed for a 1 with a lit place that grey alone excused.)
 GLARE_RING_RADII, GLARE_RING_SAMPLES, GLARE_RIM_STEP = (1.8, 2.2), 16, 0.3
 #: ... and only if grey shows it at least this far from the ink (a highlight's places on
 #: the test sets lie 0.45 to 0.6 from it, nearly all; one nearer, at 0.27, was a front
@@ -362,7 +362,8 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         inked = _inked_by_rims(inked, colourless, spot_levels,
                                _rim_steps(grey, spots, spot_levels, radius, ink, body), smear is not None)
     elif inked is not None and inked.any() and light_excused():
-        # a lone pip's face is guessed: a place is lit only where colour and rims agree
+        # a lone pip's face is guessed: a place is lit only where colour (or, round a round
+        # black pip, grey) and rims agree
         inked &= ~(_lone_lit(grey, spots, spot_levels, face, colours) & (spot_levels >= MIN_GLARED_LEVEL))
     if inked is not None and inked.any():
         return Verdict("ambiguous pips", 0.0, die_like())
