@@ -7,7 +7,8 @@ black pip. A lone pip's face is only guessed: nothing is excused with another pi
 polarity on that face, or with its ink about a 2's diagonal away (a 2's other pip, a 3's
 or 5's corner pips, that the pip search lost or set apart), or on a body of which the
 table's colour could be a shade (specks on grey tables), nor round a pip that colour
-cannot tell from its body unless it is round (a hole in a metal plug on the real photos)."""
+cannot tell from its body unless it is round and black (a hole in a metal plug on the real
+photos is an oval; specks on the wood round a dice tray, white or brown)."""
 
 from __future__ import annotations
 
@@ -63,10 +64,11 @@ def test_a_grey_dies_1_under_a_highlight_is_read(seed: int, index: int, where: t
 ])
 def test_a_speck_on_a_grey_table_is_no_1(seed: int, index: int, options: dict[str, object],
                                          where: tuple[int, int]) -> None:
-    """``--seed 3101``, scene 36: a dark speck on a dark grey table; ``--seed 3109 --grain
-    14-22``, scene 23: a light one on a grainy grey table. Each is round, with the table as
-    its body, smooth round it. With grey's lit places excused on a body the table's colour
-    could be a shade of, each was read as a 1."""
+    """``--seed 3101``, scene 36: a dark speck on a dark grey table, round, the table its
+    body, smooth round it. With grey's lit places excused on a body the table's colour
+    could be a shade of, it was read as a 1. ``--seed 3109 --grain 14-22``, scene 23: a
+    light speck on a grainy grey table, read as a 1 when light round any round pip was
+    excused on any body; now both its lightness and the table's colour refuse it."""
     truths, readings = render_and_read(nth_scene(seed, index, **options))
     assert not [t for t in truths if math.dist(t.centre, where) < 2 * REACH]
     assert [r for r in readings if math.dist(r.center, where) < REACH] == []
