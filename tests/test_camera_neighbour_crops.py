@@ -2,7 +2,9 @@
 neighbours too. A die read there that is not the doubt's own used to be thrown away; a
 neighbouring doubt whose guessed box reached over a die read already was then passed over,
 and its die was missed. Such a doubt now takes the die the other crop read, when that die
-holds every pip the doubt was seen with and lies off every die read."""
+holds every pip the doubt was seen with and lies off every die read; where no crop read
+one, its own crop is read, and a die read there is taken if it lies off every read die's
+face (touching dice's boxes hold each other's centres)."""
 
 from __future__ import annotations
 
@@ -49,3 +51,21 @@ def test_a_die_read_on_a_later_crop_replaces_the_doubt_it_accounts_for() -> None
     truths, readings = render_and_read(nth_scene(2206, 5, pip_sizes=(0.055, 0.075)))
     assert [t.value for t in truths if math.dist(t.centre, (851, 346)) < 15] == [6]
     assert [(r.value, r.status) for r in readings if math.dist(r.center, (851, 346)) < 30] == [(6, ReadStatus.OK)]
+
+
+def test_a_doubt_inside_a_touching_dies_box_is_read_on_its_crop() -> None:
+    """``render_labelled.py --seed 1805 --colours black/red black/gold``, scene 6: black dice
+    touching. A 1, its red pip swollen by a highlight (a tentative doubt), lies inside the
+    upright box round a read 3's face; a 4 left unreadable (ambiguous) lies inside a read
+    6's. Both were passed over and missed; their own crops read them."""
+    truths, readings = render_and_read(nth_scene(1805, 6, colours=("black/red", "black/gold")))
+    assert_read_at(truths, readings, (514, 421), 1)
+    assert_read_at(truths, readings, (653, 161), 4)
+
+
+def test_an_unreadable_die_beside_a_read_one_is_read_on_its_crop() -> None:
+    """``render_labelled.py --seed 1802``, scene 7: a 2 seen at 38 degrees, left unreadable
+    (ambiguous) on the first look, its guessed box holding the centre of a 6 read beside it.
+    It was passed over and missed; its crop reads it."""
+    truths, readings = render_and_read(nth_scene(1802, 7))
+    assert_read_at(truths, readings, (818, 446), 2)

@@ -378,11 +378,13 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     white pips on a red one), the crop is also read in that colour alone, which a
     highlight does not change (in grey, glare on a dark die is as bright as its pips):
     after grey for an unreadable die, before it for a tentative one, which grey's checks
-    failed already. A doubtful die that a die read already overlaps is passed over, unless
-    it is a pipless body (which may hold two touching dice, one of them read on another
-    doubt's crop): that is read for the dice not read yet, and dropped if it holds none.
-    A doubt passed over still takes a die that another doubt's crop read beside that doubt's
-    own (see :func:`_spare_die`). A doubt left unreadable counts as no die read: a later
+    failed already. A doubtful die that a die read already overlaps (touching dice's boxes
+    hold each other's centres) first takes a die that another doubt's crop read beside that
+    doubt's own (see :func:`_spare_die`), unless it is a pipless body; else its own crop is
+    read, for a die centred off every read die's face (see :func:`_same_face`), and the
+    doubt is dropped if the crop reads none: it may be a face of the die read. (Passed over
+    instead, such doubts lost a die beside a die read: 97 of 22260 on four rendered
+    batteries.) A doubt left unreadable counts as no die read: a later
     crop may read a die over it, which takes its place if it holds every pip it was seen
     with (else that die is refused: it may be a face of the doubt's die). Round a lone pip
     refused for a partner like it, a die read whose box meets a die read's is refused: the
@@ -395,11 +397,12 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     spare: list[tuple[DieReading, np.ndarray]] = []
     for doubt, made in ((r, m) for r, m in zip(readings, seen) if r.status is not ReadStatus.OK):
         pips_seen, radius, maybe, no_one = made.points, made.radius, made.tentative, made.no_one
-        # (a die already read: the doubt is one of its faces, or a body holding it and another)
+        # (a die already read: the doubt may be one of its faces, a die touching it, or a body
+        # holding it and another)
         read = [r for r, was in out if was is None]
         read_there = any(_overlap(doubt, other) for other in read)
-        if read_there and not made.loose:
-            out.extend((r, None) for r in _spare_die(spare, made, read)[:1])
+        if read_there and not made.loose and (spared := _spare_die(spare, made, read)[:1]):
+            out.extend((r, None) for r in spared)
             continue
         side = max(doubt.box[2] - doubt.box[0], doubt.box[3] - doubt.box[1])
         # pips must stand out from the die round them, not from the table beyond it
@@ -416,9 +419,10 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                        for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK]
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read.
-            # (Touching dice's boxes hold each other's centres: on a body with a die read, only
-            # a die centred off that die's face is another.) A die left unreadable that such a
-            # die overlaps must be it, seen worse: the die holds every pip it was seen with
+            # (Touching dice's boxes hold each other's centres: where a die read overlaps the
+            # doubt, only a die centred off that die's face is another.) A die left unreadable
+            # that such a die overlaps must be it, seen worse: the die holds every pip it was
+            # seen with
             here = [r for r, own in on_crop if _doubts_die(own, r.center, doubt.box, made)
                     and not any((_same_face if read_there else _overlap)(r, other) for other in read)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
