@@ -69,15 +69,3 @@ def test_an_unreadable_die_beside_a_read_one_is_read_on_its_crop() -> None:
     It was passed over and missed; its crop reads it."""
     truths, readings = render_and_read(nth_scene(1802, 7))
     assert_read_at(truths, readings, (818, 446), 2)
-
-
-def test_a_die_read_on_its_crop_inside_a_read_dies_box_is_kept() -> None:
-    """``render_labelled.py --seed 1801``, scene 39: a black die's red 6 left unreadable
-    beside a read 2 whose box holds the 6's centre; ``--seed 1805 --colours black/red
-    black/gold``, scene 4: a black die's red 5 (a tentative doubt) whose centre a touching
-    read 4's box holds. Their crops read them, and both were refused for lying in the read
-    die's box; both lie off its face."""
-    truths, readings = render_and_read(nth_scene(1801, 39))
-    assert_read_at(truths, readings, (1051, 327), 6)
-    truths, readings = render_and_read(nth_scene(1805, 4, colours=("black/red", "black/gold")))
-    assert_read_at(truths, readings, (1082, 356), 5)

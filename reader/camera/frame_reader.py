@@ -378,14 +378,13 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     white pips on a red one), the crop is also read in that colour alone, which a
     highlight does not change (in grey, glare on a dark die is as bright as its pips):
     after grey for an unreadable die, before it for a tentative one, which grey's checks
-    failed already. A die read on a crop is taken only where its centre lies off every
-    die read's face (see :func:`_same_face`): touching dice's boxes hold each other's
-    centres. A doubtful die that a die read already overlaps first takes a die that
-    another doubt's crop read beside that doubt's own (see :func:`_spare_die`), unless it
-    is a pipless body; else its own crop is read, and the doubt is dropped if that reads no
-    die: it may be a face of the die read. (Passed over instead, or refused for lying in
-    a read die's box, such dice were lost: 140 of 22260 on four rendered batteries.) A
-    doubt left unreadable counts as no die read: a later
+    failed already. A doubtful die that a die read already overlaps (touching dice's boxes
+    hold each other's centres) first takes a die that another doubt's crop read beside that
+    doubt's own (see :func:`_spare_die`), unless it is a pipless body; else its own crop is
+    read, for a die centred off every read die's face (see :func:`_same_face`), and the
+    doubt is dropped if the crop reads none: it may be a face of the die read. (Passed over
+    instead, such doubts lost a die beside a die read: 97 of 22260 on four rendered
+    batteries.) A doubt left unreadable counts as no die read: a later
     crop may read a die over it, which takes its place if it holds every pip it was seen
     with (else that die is refused: it may be a face of the doubt's die). Round a lone pip
     refused for a partner like it, a die read whose box meets a die read's is refused: the
@@ -419,12 +418,13 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                                 box=(r.box[0] + cx0, r.box[1] + cy0, r.box[2] + cx0, r.box[3] + cy0)), own + (cx0, cy0))
                        for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK]
             # the dice read where the doubtful one lies (a tentative one's guessed face may
-            # be off its die's: there, a die read from its pips), and no die already read
-            # (only a die centred off a read die's face is another). A die left unreadable
+            # be off its die's: there, a die read from its pips), and no die already read.
+            # (Touching dice's boxes hold each other's centres: where a die read overlaps the
+            # doubt, only a die centred off that die's face is another.) A die left unreadable
             # that such a die overlaps must be it, seen worse: the die holds every pip it was
             # seen with
             here = [r for r, own in on_crop if _doubts_die(own, r.center, doubt.box, made)
-                    and not any(_same_face(r, other) for other in read)
+                    and not any((_same_face if read_there else _overlap)(r, other) for other in read)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))
                     and all(_held(own, was.points, was.radius).all() for u, was in out
