@@ -4,13 +4,17 @@ neighbouring doubt whose guessed box reached over a die read already was then pa
 and its die was missed. Such a doubt now takes the die the other crop read, when that die
 holds every pip the doubt was seen with and lies off every die read; where no crop read
 one, its own crop is read, and a die read there is taken if it lies off every read die's
-face (touching dice's boxes hold each other's centres)."""
+face (touching dice's boxes hold each other's centres): further than half the read die's box
+side from its centre, which a side face of that die, read on the crop, is not."""
 
 from __future__ import annotations
 
 import math
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from reader.camera.reading import ReadStatus
 from rendered_places import assert_read_at, render_and_read
@@ -69,3 +73,21 @@ def test_an_unreadable_die_beside_a_read_one_is_read_on_its_crop() -> None:
     It was passed over and missed; its crop reads it."""
     truths, readings = render_and_read(nth_scene(1802, 7))
     assert_read_at(truths, readings, (818, 446), 2)
+
+
+@pytest.mark.parametrize(("seed", "index", "options", "read_die", "side_face"), [
+    (3511, 54, {"blur": 14.0}, ((756, 206), 5), (779, 236)),
+    (3514, 49, {"colours": ("yellow", "grey", "orange")}, ((824, 410), 3), (802, 442)),
+])
+def test_a_read_dies_side_face_on_a_crop_is_no_die(seed: int, index: int, options: dict[str, Any],
+                                                   read_die: tuple[tuple[int, int], int],
+                                                   side_face: tuple[int, int]) -> None:
+    """``render_labelled.py --seed 3511 --blur 14``, scene 54: a black die's yellow 5, read,
+    and a doubt on its front face (four pips) inside the 5's box; ``--seed 3514 --colours
+    yellow grey orange``, scene 49: an orange die's 3, read, and a doubt on its side face
+    (one pip). Each doubt's crop reads its side face as a die (a 4, a 1), centred 0.47 and
+    0.49 of the read die's box side from its centre: within half of it, so refused (half the
+    side face's own smaller box let them through)."""
+    truths, readings = render_and_read(nth_scene(seed, index, **options))
+    assert_read_at(truths, readings, *read_die)
+    assert_read_at(truths, readings, side_face, None)

@@ -381,7 +381,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     failed already. A doubtful die that a die read already overlaps (touching dice's boxes
     hold each other's centres) first takes a die that another doubt's crop read beside that
     doubt's own (see :func:`_spare_die`), unless it is a pipless body; else its own crop is
-    read, for a die centred off every read die's face (see :func:`_same_face`), and the
+    read, for a die centred off every read die's face (see :func:`_on_face`), and the
     doubt is dropped if the crop reads none: it may be a face of the die read. (Passed over
     instead, such doubts lost a die beside a die read: 97 of 22260 on four rendered
     batteries.) A doubt left unreadable counts as no die read: a later
@@ -405,6 +405,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             out.extend((r, None) for r in spared)
             continue
         side = max(doubt.box[2] - doubt.box[0], doubt.box[3] - doubt.box[1])
+        apart_from = _overlap if not read_there else _same_face if made.loose else _on_face
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
         here: list[DieReading] = []
@@ -420,11 +421,13 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read.
             # (Touching dice's boxes hold each other's centres: where a die read overlaps the
-            # doubt, only a die centred off that die's face is another.) A die left unreadable
-            # that such a die overlaps must be it, seen worse: the die holds every pip it was
-            # seen with
+            # doubt, only a die centred off that die's face is another: for a body, off the
+            # smaller box's half side; else off the read die's, which a crop's die made of
+            # the read die's side face lies within: 0.47 and 0.49 of that side on the rendered
+            # sets, touching dice' top faces 0.56 or more.) A die left unreadable that such a
+            # die overlaps must be it, seen worse: the die holds every pip it was seen with
             here = [r for r, own in on_crop if _doubts_die(own, r.center, doubt.box, made)
-                    and not any((_same_face if read_there else _overlap)(r, other) for other in read)
+                    and not any(apart_from(r, other) for other in read)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))
                     and all(_held(own, was.points, was.radius).all() for u, was in out
@@ -542,6 +545,13 @@ def _same_face(a: DieReading, b: DieReading) -> bool:
     their boxes' sides: a box holds a die's side faces too)."""
     half = min(a.box[2] - a.box[0], a.box[3] - a.box[1], b.box[2] - b.box[0], b.box[3] - b.box[1]) / 2
     return math.dist(a.center, b.center) < half
+
+
+def _on_face(a: DieReading, b: DieReading) -> bool:
+    """Whether reading ``a``'s centre lies within half of ``b``'s face from ``b``'s centre
+    (the smaller side of ``b``'s box: a side face of ``b``'s die lies that near, and may be
+    read on a crop as a die of its own, its face square smaller than ``b``'s)."""
+    return math.dist(a.center, b.center) < min(b.box[2] - b.box[0], b.box[3] - b.box[1]) / 2
 
 
 def _boxes_meet(a: DieReading, b: DieReading) -> bool:
