@@ -542,9 +542,8 @@ def _held(own: np.ndarray, pips: np.ndarray, radius: float) -> np.ndarray:
 
 def _same_face(a: DieReading, b: DieReading) -> bool:
     """Whether the readings' centres lie within half a face of each other (the smaller of
-    their boxes' sides: a box holds a die's side faces too)."""
-    half = min(a.box[2] - a.box[0], a.box[3] - a.box[1], b.box[2] - b.box[0], b.box[3] - b.box[1]) / 2
-    return math.dist(a.center, b.center) < half
+    their boxes' sides: a box holds a die's side faces too), each on the other's face."""
+    return _on_face(a, b) and _on_face(b, a)
 
 
 def _on_face(a: DieReading, b: DieReading) -> bool:
