@@ -378,21 +378,28 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     white pips on a red one), the crop is also read in that colour alone, which a
     highlight does not change (in grey, glare on a dark die is as bright as its pips):
     after grey for an unreadable die, before it for a tentative one, which grey's checks
-    failed already. A doubtful die that a die read already overlaps (touching dice's boxes
-    hold each other's centres) first takes a die that another doubt's crop read beside that
+    failed already. A die read on a crop is taken only where its centre lies off every die
+    read's face (see :func:`_on_face`) and its face holds none of that die's pips: touching
+    dice's boxes hold each other's centres, and a read 1's face is no bigger than its pip
+    (a crop may read a 2 out of that pip and one on the 1's front face). A pipless body's
+    dice must lie off the read dice's boxes instead of their faces, or, where one overlaps
+    the body, off the face the two share (see :func:`_same_face`). A doubtful die that a
+    die read already overlaps first takes a die that another doubt's crop read beside that
     doubt's own (see :func:`_spare_die`), unless it is a pipless body; else its own crop is
-    read, for a die centred off every read die's face (see :func:`_on_face`), and the
-    doubt is dropped if the crop reads none: it may be a face of the die read. (Passed over
-    instead, such doubts lost a die beside a die read: 97 of 22260 on four rendered
-    batteries.) A doubt left unreadable counts as no die read: a later
-    crop may read a die over it, which takes its place if it holds every pip it was seen
-    with (else that die is refused: it may be a face of the doubt's die). Round a lone pip
-    refused for a partner like it, a die read whose box meets a die read's is refused: the
-    crop may have cut that die's top face off and read its front face.
+    read, and the doubt is dropped if the crop reads none: it may be a face of the die
+    read. (Passed over instead, or refused for lying in a read die's box, such dice were
+    lost: 140 of 22260 on four rendered batteries.) A doubt left unreadable counts as no
+    die read: a later crop may read a die over it, which takes its place if it holds every
+    pip it was seen with (else that die is refused: it may be a face of the doubt's die).
+    Round a lone pip refused for a partner like it, a die read whose box meets a die read's
+    is refused: the crop may have cut that die's top face off and read its front face.
     """
     # the dice read (None beside each) and the doubts left unreadable (with what each was
     # seen with), in the order they are reported
     out: list[tuple[DieReading, _Seen | None]] = [(r, None) for r in readings if r.status is ReadStatus.OK]
+    # each die read's pips' centres, by the reading's identity (readings equal in value may
+    # be two dice)
+    pips_of = {id(r): m.points for r, m in zip(readings, seen) if r.status is ReadStatus.OK}
     # dice a crop read beside its doubtful die: a neighbouring doubt's, perhaps
     spare: list[tuple[DieReading, np.ndarray]] = []
     for doubt, made in ((r, m) for r, m in zip(readings, seen) if r.status is not ReadStatus.OK):
@@ -403,9 +410,10 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         read_there = any(_overlap(doubt, other) for other in read)
         if read_there and not made.loose and (spared := _spare_die(spare, made, read)[:1]):
             out.extend((r, None) for r in spared)
+            pips_of.update((id(r), own) for r, own in spare if any(r is die for die in spared))
             continue
         side = max(doubt.box[2] - doubt.box[0], doubt.box[3] - doubt.box[1])
-        apart_from = _overlap if not read_there else _same_face if made.loose else _on_face
+        apart_from = _on_face if not made.loose else _same_face if read_there else _overlap
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
         here: list[DieReading] = []
@@ -420,14 +428,13 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                        for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK]
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read.
-            # (Touching dice's boxes hold each other's centres: where a die read overlaps the
-            # doubt, only a die centred off that die's face is another: for a body, off the
-            # smaller box's half side; else off the read die's, which a crop's die made of
-            # the read die's side face lies within: 0.47 and 0.49 of that side on the rendered
+            # (Only a die centred off a read die's face is another; a crop's die made of the
+            # read die's side face lies within: 0.47 and 0.49 of its box side on the rendered
             # sets, touching dice' top faces 0.56 or more.) A die left unreadable that such a
             # die overlaps must be it, seen worse: the die holds every pip it was seen with
             here = [r for r, own in on_crop if _doubts_die(own, r.center, doubt.box, made)
-                    and not any(apart_from(r, other) for other in read)
+                    and not any(apart_from(r, other) or _held(own, pips_of[id(other)], radius).any()
+                                for other in read)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
                                                or _one_of_seen_face(r, pips_seen, radius)))
                     and all(_held(own, was.points, was.radius).all() for u, was in out
@@ -443,6 +450,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         if here:
             out = [(r, was) for r, was in out if was is None or not any(_overlap(r, die) for die in here)]
             out.extend((r, None) for r in here)
+            pips_of.update((id(r), own) for r, own in on_crop if any(r is die for die in here))
         elif not (maybe or read_there or any(_overlap(doubt, other) for other, _ in out)):
             out.append((doubt, made))
     return [r for r, _ in out]
