@@ -6,7 +6,8 @@ holds every pip the doubt was seen with and lies off every die read; where no cr
 one, its own crop is read. A die read on any crop is taken if it lies off every read die's
 face (touching dice's boxes hold each other's centres): further than half the read die's box
 side from its centre, which a side face of that die, read on the crop, is not; and if it
-holds none of that die's pips (a 1's face is little bigger than its pip)."""
+holds none of that die's pips (a crop may read a die out of a small 1's pip and one on its
+front face, centred just off the 1's face)."""
 
 from __future__ import annotations
 
@@ -89,10 +90,10 @@ def test_a_die_read_on_its_crop_inside_a_read_dies_box_is_kept() -> None:
 
 
 def test_a_die_holding_a_read_ones_pip_is_no_die() -> None:
-    """``render_labelled.py --seed 3402``, scene 32, seen at 40 degrees: a read 1, whose
-    box is little bigger than its pip, and a doubt on its front face. The doubt's crop reads
-    a 2 out of the 1's pip and a pip of the front face, centred 13 pixels off, beyond the
-    1's small face; it holds the 1's pip, so it is refused: the 1 is read alone."""
+    """``render_labelled.py --seed 3402``, scene 32, seen at 40 degrees: a small die's 1
+    (its box 29 by 25 pixels), read, and a doubt on its front face. The doubt's crop reads a
+    2 out of the 1's pip and a pip of the front face, centred 13 pixels off, just beyond half
+    the 1's box; it holds the 1's pip, so it is refused: the 1 is read alone."""
     truths, readings = render_and_read(nth_scene(3402, 32))
     assert_read_at(truths, readings, (830, 277), 1, reach=40)
 

@@ -380,8 +380,8 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
     after grey for an unreadable die, before it for a tentative one, which grey's checks
     failed already. A die read on a crop is taken only where its centre lies off every die
     read's face (see :func:`_on_face`) and its face holds none of that die's pips: touching
-    dice's boxes hold each other's centres, and a read 1's face is no bigger than its pip
-    (a crop may read a 2 out of that pip and one on the 1's front face). A pipless body's
+    dice's boxes hold each other's centres, and a crop may read a die out of a read die's
+    pip and one on its front face, centred just off its face (a small 1's). A pipless body's
     dice must lie off the read dice's boxes instead of their faces, or, where one overlaps
     the body, off the face the two share (see :func:`_same_face`). A doubtful die that a
     die read already overlaps first takes a die that another doubt's crop read beside that
@@ -428,10 +428,11 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                        for r, (own, *_) in zip(look.readings, look.seen) if r.status is ReadStatus.OK]
             # the dice read where the doubtful one lies (a tentative one's guessed face may
             # be off its die's: there, a die read from its pips), and no die already read.
-            # (Only a die centred off a read die's face is another; a crop's die made of the
-            # read die's side face lies within: 0.47 and 0.49 of its box side on the rendered
-            # sets, touching dice' top faces 0.56 or more.) A die left unreadable that such a
-            # die overlaps must be it, seen worse: the die holds every pip it was seen with
+            # (Only a die centred off a read die's face, and holding none of its pips, is
+            # another; a crop's die made of the read die's side face lies within that face:
+            # 0.47 and 0.49 of its box side on the rendered sets, touching dice' top faces 0.56
+            # or more.) A die left unreadable that such a die overlaps must be it, seen worse:
+            # the die holds every pip it was seen with
             here = [r for r, own in on_crop if _doubts_die(own, r.center, doubt.box, made)
                     and not any(apart_from(r, other) or _held(own, pips_of[id(other)], radius).any()
                                 for other in read)
