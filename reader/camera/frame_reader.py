@@ -409,14 +409,14 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
         read = [r for r, was in out if was is None]
         read_there = any(_overlap(doubt, other) for other in read)
         if read_there and not made.loose and (spared := _spare_die(spare, made, read)[:1]):
-            out.extend((r, None) for r in spared)
-            pips_of.update((id(r), own) for r, own in spare if any(r is die for die in spared))
+            out.extend((r, None) for r, _ in spared)
+            pips_of.update((id(r), own) for r, own in spared)
             continue
         side = max(doubt.box[2] - doubt.box[0], doubt.box[3] - doubt.box[1])
         apart_from = _on_face if not made.loose else _same_face if read_there else _overlap
         # pips must stand out from the die round them, not from the table beyond it
         block = max(CLOSE_BLOCK_MIN, side // 2) | 1
-        here: list[DieReading] = []
+        here: list[tuple[DieReading, np.ndarray]] = []
         for close in _close_images(image_bgr, grey, doubt.box, pips_seen, radius, maybe):
             cx0, cy0 = close.origin
             look = _read(close.crop, close.image, 1.0, search_pips(close.image, block)._replace(texture=texture),
@@ -433,7 +433,7 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
             # 0.47 and 0.49 of its box side on the rendered sets, touching dice' top faces 0.56
             # or more.) A die left unreadable that such a die overlaps must be it, seen worse:
             # the die holds every pip it was seen with
-            here = [r for r, own in on_crop if _doubts_die(own, r.center, doubt.box, made)
+            here = [(r, own) for r, own in on_crop if _doubts_die(own, r.center, doubt.box, made)
                     and not any(apart_from(r, other) or _held(own, pips_of[id(other)], radius).any()
                                 for other in read)
                     and not (r.value == 1 and (no_one or _other_pip_on_face(r, pips_seen)
@@ -442,27 +442,28 @@ def _closer_look(image_bgr: np.ndarray, grey: np.ndarray, readings: list[DieRead
                             if was is not None and _overlap(r, u))
                     and not (made.partnered and any(_boxes_meet(r, other) for other in read))]
             if made.beyond is not None:
-                tops = [r for r, own in on_crop
+                tops = [(r, own) for r, own in on_crop
                         if r.value == 1 and _held(own, made.beyond[None, :2], made.beyond[2]).all()]
                 here = tops or here
             if here:
-                spare.extend((r, own) for r, own in on_crop if not any(r is h for h in here))
+                spare.extend((r, own) for r, own in on_crop if not any(r is h for h, _ in here))
                 break
         if here:
-            out = [(r, was) for r, was in out if was is None or not any(_overlap(r, die) for die in here)]
-            out.extend((r, None) for r in here)
-            pips_of.update((id(r), own) for r, own in on_crop if any(r is die for die in here))
+            out = [(r, was) for r, was in out if was is None or not any(_overlap(r, die) for die, _ in here)]
+            out.extend((r, None) for r, _ in here)
+            pips_of.update((id(r), own) for r, own in here)
         elif not (maybe or read_there or any(_overlap(doubt, other) for other, _ in out)):
             out.append((doubt, made))
     return [r for r, _ in out]
 
 
-def _spare_die(spare: list[tuple[DieReading, np.ndarray]], seen: _Seen, out: list[DieReading]) -> list[DieReading]:
-    """The die read on another doubt's crop (``spare``: each with its pips' centres) that
-    holds every pip a doubtful die was ``seen`` with, and lies off every die read (``out``),
-    if any: a doubt that a die read overlaps (its guessed box reaching over a touching die)
-    may still be a die of its own, which that crop read whole."""
-    return [r for r, own in spare if r.value is not None and r.value > 1 and len(seen.points)
+def _spare_die(spare: list[tuple[DieReading, np.ndarray]], seen: _Seen,
+               out: list[DieReading]) -> list[tuple[DieReading, np.ndarray]]:
+    """The die read on another doubt's crop (``spare``: each with its pips' centres, as
+    returned) that holds every pip a doubtful die was ``seen`` with, and lies off every die
+    read (``out``), if any: a doubt that a die read overlaps (its guessed box reaching over a
+    touching die) may still be a die of its own, which that crop read whole."""
+    return [(r, own) for r, own in spare if r.value is not None and r.value > 1 and len(seen.points)
             and _held(own, seen.points, seen.radius).all() and not any(_overlap(r, other) for other in out)]
 
 
