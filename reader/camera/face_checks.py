@@ -180,6 +180,10 @@ MAX_ONE_STRAY_RATIO = 2.5
 MIN_OWN_FACE_SHARE = 0.7
 #: Pips less round than this mean the face is seen too edge-on: a cocked die.
 MIN_FACE_ROUNDNESS = 0.45
+#: A face whose pips are at least this round may be a top face seen by a camera up to 45
+#: degrees from straight down (cos 45 degrees is 0.71), which sees its die's side faces
+#: flatter than it: only beside such a face is a flatter pip taken for a side face's.
+MIN_TOP_ROUNDNESS = 0.7
 #: Pips of a real face sit at least this many pip radii apart along a face axis (the pips
 #: of a 6's columns do not touch, so about 2; real dice measure 2.2 to 3): two pips closer
 #: than that are a corner and the centre of a 3 or 5 whose other pips went unseen.
@@ -367,7 +371,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         inked &= ~(_lone_lit(grey, spots, spot_levels, face, colours) & (spot_levels >= MIN_GLARED_LEVEL))
     if inked is not None and inked.any():
         return Verdict("ambiguous pips", 0.0, die_like())
-    if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours):
+    if fit.value in (2, 3) and _pip_beyond(face, grey, ink, body, colours, others):
         return Verdict("ambiguous pips", 0.0, die_like())
     if fit.value == 2 and ones_of_two_dice(face, fit, grey, colours):
         return Verdict("ambiguous pips", 0.0, die_like(), two_ones=True)
@@ -726,7 +730,7 @@ def _joined_partner(face: FaceCandidate, others: Sequence[Pip], colours: BodyCol
 
 
 def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
-                colours: BodyColours | None = None) -> bool:
+                colours: BodyColours | None, others: Sequence[Pip]) -> bool:
     """Whether pips of a bigger face lie beside a 2 or 3 (ink ringed by body, whether or not
     they were found as pips).
 
@@ -736,6 +740,10 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     a 6 (pips two steps to one side of them). Where ``colours`` shows the pips' ink
     differ from their body in colour, a pip of that colour one step further along a 2's
     diagonal counts too, whatever grey shows (glare hides a red pip's grey, not its red).
+    A place where a pip was found (one of ``others``) foreshortened unlike the face's pips
+    holds a side face's pip (see :func:`_other_faces_pips`), and counts for nothing: at a
+    steep tilt a die's front face lies just below its top face, and a neighbour's side face
+    may lie beside it.
     """
     points = face.group.points
     if len(points) == 2:
@@ -777,12 +785,35 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     with np.errstate(invalid="ignore"):
         ring = _row_medians(around)
         pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
+    other_face = _other_faces_pips(places, face, others)
+    pip &= ~other_face
     # pips ahead on the diagonal, or beside ``MIN_BESIDE`` pips of the row, on either side;
     # a coloured pip ahead that glare hides from grey shows in colour (the places beside a
     # real 2 or 3 may lie off the die, on a table of any colour: grey alone speaks for them)
     beside_pips = pip[len(beyond):].reshape(-1, len(row)).sum(axis=1)
     return bool(pip[:len(beyond)].any() or (beside_pips >= MIN_BESIDE).any()
-                or (len(beyond) and _coloured_pips(samples[:len(beyond)], face.group.pips, colours).any()))
+                or (len(beyond) and (_coloured_pips(samples[:len(beyond)], face.group.pips, colours)
+                                     & ~other_face[:len(beyond)]).any()))
+
+
+def _other_faces_pips(places: np.ndarray, face: FaceCandidate, others: Sequence[Pip]) -> np.ndarray:
+    """Which ``places`` hold a pip found there (one of ``others``, within the face's pip
+    radius) that is no pip of the face: of its polarity, no bigger than its pips, and
+    foreshortened unlike every one of them (see :func:`_side_shaped`): a side face's pip.
+    None does beside a face too flat to be a top face (see ``MIN_TOP_ROUNDNESS``): a front
+    face's row of three, seen edge-on, has its neighbouring side face's pips beside it."""
+    out = np.zeros(len(places), bool)
+    if face.roundness < MIN_TOP_ROUNDNESS:
+        return out
+    own = set(map(id, face.group.pips))
+    radius, dark = face.group.radius, face.group.pips[0].dark
+    for p in others:
+        if id(p) in own or p.dark != dark or p.radius > radius:
+            continue
+        if not all(_side_shaped(p, q) for q in face.group.pips):
+            continue
+        out |= np.hypot(places[:, 0] - p.x, places[:, 1] - p.y) <= radius
+    return out
 
 
 def _coloured_pips(samples: np.ndarray, pips: Sequence[Pip], colours: BodyColours | None) -> np.ndarray:
@@ -860,10 +891,27 @@ def _shaped_alike(a: Pip, b: Pip) -> bool:
     along another)."""
     if not MIN_ROUNDNESS_RATIO <= a.roundness / b.roundness <= 1 / MIN_ROUNDNESS_RATIO:
         return False
-    if max(a.roundness, b.roundness) >= ROUND_PIP:
-        return True
+    return max(a.roundness, b.roundness) >= ROUND_PIP or not _axes_turned(a, b)
+
+
+def _side_shaped(side: Pip, top: Pip) -> bool:
+    """Whether pip ``side`` is foreshortened as a side face beside ``top``'s face is: flatter
+    (a camera less than 45 degrees from straight down sees a die's top face the least
+    foreshortened), and along another direction where both are clearly oval, else much
+    flatter (a side face seen edge-on beside a face seen square-on). A pip flatter along
+    the same direction may be one of the face's own, measured flat where shade or an edge
+    meets it."""
+    if side.roundness >= top.roundness:
+        return False
+    if max(side.roundness, top.roundness) < ROUND_PIP:
+        return _axes_turned(side, top)
+    return side.roundness < MIN_ROUNDNESS_RATIO * top.roundness
+
+
+def _axes_turned(a: Pip, b: Pip) -> bool:
+    """Whether two pips' long axes lie more than ``MAX_AXIS_TURN`` apart."""
     turn = abs(a.angle - b.angle) % math.pi
-    return min(turn, math.pi - turn) <= MAX_AXIS_TURN
+    return min(turn, math.pi - turn) > MAX_AXIS_TURN
 
 
 def _empty_spots(value: int) -> np.ndarray:
