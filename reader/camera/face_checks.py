@@ -785,23 +785,29 @@ def _pip_beyond(face: FaceCandidate, grey: np.ndarray, ink: float, body: float,
     with np.errstate(invalid="ignore"):
         ring = _row_medians(around)
         pip = ((centre < PIP_LIKE[0]) | (ring - centre >= PIP_DEPTH)) & (ring > PIP_LIKE[1])
-    other_face = _other_faces_pips(places, face, others)
-    pip &= ~other_face
-    # pips ahead on the diagonal, or beside ``MIN_BESIDE`` pips of the row, on either side;
-    # a coloured pip ahead that glare hides from grey shows in colour (the places beside a
-    # real 2 or 3 may lie off the die, on a table of any colour: grey alone speaks for them)
-    beside_pips = pip[len(beyond):].reshape(-1, len(row)).sum(axis=1)
-    return bool(pip[:len(beyond)].any() or (beside_pips >= MIN_BESIDE).any()
-                or (len(beyond) and (_coloured_pips(samples[:len(beyond)], face.group.pips, colours)
-                                     & ~other_face[:len(beyond)]).any()))
+
+    def bigger_face(side_pips: np.ndarray) -> bool:
+        # pips ahead on the diagonal, or beside ``MIN_BESIDE`` pips of the row, on either
+        # side, off ``side_pips``; a coloured pip ahead that glare hides from grey shows in
+        # colour (the places beside a real 2 or 3 may lie off the die, on a table of any
+        # colour: grey alone speaks for them)
+        held = pip & ~side_pips
+        beside_pips = held[len(beyond):].reshape(-1, len(row)).sum(axis=1)
+        return bool(held[:len(beyond)].any() or (beside_pips >= MIN_BESIDE).any()
+                    or (len(beyond) and (_coloured_pips(samples[:len(beyond)], face.group.pips, colours)
+                                         & ~side_pips[:len(beyond)]).any()))
+
+    # (side faces' pips are looked for only where the places refuse the face without them:
+    # most faces pass)
+    return bigger_face(np.zeros(len(places), bool)) and bigger_face(_other_faces_pips(places, face, others))
 
 
 def _other_faces_pips(places: np.ndarray, face: FaceCandidate, others: Sequence[Pip]) -> np.ndarray:
     """Which ``places`` hold a pip found there (one of ``others``, within the face's pip
     radius) that is no pip of the face: of its polarity, no bigger than its pips, and
     foreshortened unlike every one of them (see :func:`_side_shaped`): a side face's pip.
-    None does beside a face too flat to be a top face (see ``MIN_TOP_ROUNDNESS``): a front
-    face's row of three, seen edge-on, has its neighbouring side face's pips beside it."""
+    Beside a face too flat to be a top face (see ``MIN_TOP_ROUNDNESS``) no place does: a
+    front face's row of three, seen edge-on, has its neighbouring side face's pips beside it."""
     out = np.zeros(len(places), bool)
     if face.roundness < MIN_TOP_ROUNDNESS:
         return out
