@@ -909,7 +909,7 @@ def _side_shaped(side: Pip, top: Pip) -> bool:
     meets it."""
     if side.roundness >= top.roundness:
         return False
-    if max(side.roundness, top.roundness) < ROUND_PIP:
+    if top.roundness < ROUND_PIP:
         return _axes_turned(side, top)
     return side.roundness < MIN_ROUNDNESS_RATIO * top.roundness
 
