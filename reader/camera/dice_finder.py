@@ -407,8 +407,7 @@ class _Pairs:
         """
         if not self.same[i][top]:
             return False
-        if self.near(i, top, SIDE_REACH) if self.pips[top] > 1 or self.pips[i] == 1 else self.near(top, i, SIDE_REACH):
-            # (a lone pip shows no face size of its own: the bigger face measures the two)
+        if self.near(*self._measured(i, top), SIDE_REACH):
             return True
         along = self.along[i][top]
         if along < -SIDE_DIRECTION_COS:
@@ -453,10 +452,20 @@ class _Pairs:
         """Whether faces i and ``top`` are the top faces of two dice, whatever their light:
         both seen from steeply above, which no two faces of one die are (they stand at
         right angles, so the squares of their pips' roundness add up to about 1 at most),
-        and further apart, measured in either's units, than fragments of one face are. A
-        grey die beside a white one is as dark as the white one's shaded side, but round."""
-        return bool(self.roundness[i] ** 2 + self.roundness[top] ** 2 >= FACES_UP_SQUARES
-                    and not self.near(i, top, SIDE_REACH) and not self.near(top, i, SIDE_REACH))
+        and further apart, measured in either's units (a lone pip's and a bigger face's in
+        the bigger face's, see :meth:`_measured`), than fragments of one face are. A grey
+        die beside a white one is as dark as the white one's shaded side, but round."""
+        if self.roundness[i] ** 2 + self.roundness[top] ** 2 < FACES_UP_SQUARES:
+            return False
+        if (self.pips[i] == 1) != (self.pips[top] == 1):
+            return not self.near(*self._measured(i, top), SIDE_REACH)
+        return not self.near(i, top, SIDE_REACH) and not self.near(top, i, SIDE_REACH)
+
+    def _measured(self, i: int, top: int) -> tuple[int, int]:
+        """Faces i and ``top`` in the order :meth:`near` takes them to measure the two in the
+        second's units: ``top``'s, unless that is a lone pip and face i is not (a lone pip
+        shows no face size of its own: the bigger face measures the two)."""
+        return (top, i) if self.pips[top] == 1 and self.pips[i] > 1 else (i, top)
 
     def _looks_like_side(self, i: int, top: int) -> bool:
         """Whether face i, lying towards the camera from ``top``, may be its die's side face.
