@@ -23,13 +23,19 @@ from render_labelled import nth_scene  # noqa: E402
 @pytest.mark.parametrize(("seed", "index", "options", "where"), [
     (1802, 16, {}, (172, 352)),
     (1806, 20, {"pip_sizes": (0.055, 0.075)}, (1053, 117)),
+    (1810, 17, {"tilt": 0.0, "distance": 0.8}, (772, 345)),
+    (1805, 17, {"colours": ("black/red", "black/gold")}, (639, 207)),
 ])
 def test_a_1_in_a_highlight_is_read(seed: int, index: int, options: dict[str, object],
                                     where: tuple[int, int]) -> None:
     """``render_labelled.py --seed 1802``, scene 16: a grey die's dark 1, 11 degrees oblique,
     its face's light falling from 168 round the pip to 130 towards one edge; ``--seed 1806
     --pip-size 0.055-0.075``, scene 20: a black die's white 1 in a highlight. Both were
-    missed, refused as "no die body" (not centred)."""
+    missed, refused as "no die body" (not centred). ``--seed 1810 --tilt 0 --distance 0.8``,
+    scene 17: a big grey 1 seen from straight above, and ``--seed 1805 --colours black/red
+    black/gold``, scene 17: a black die's red 1 in a highlight. Round each, the face darkens
+    smoothly from where the rays start: a ray left the body within the first three samples,
+    the span shading is judged over, and was not told to be shading; they were missed too."""
     truths, readings = render_and_read(nth_scene(seed, index, **options))
     assert_read_at(truths, readings, where, 1)
 

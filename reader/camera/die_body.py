@@ -172,10 +172,10 @@ def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False,
     """Whether, in every direction where the body's edge is seen both ways, it lies about
     as far one way as the opposite way (in all but one, where the others are clearly even:
     see ``MIN_EVEN_PAIRS``); ``unheeded`` marks the pairs of opposite rays (indexed by the
-    first) that are not asked. A pair whose nearer ray ran into the face's shading
-    (``soft``, by ray) is never off: a 1 in a highlight sees the light fall off smoothly
-    sooner one way than the other, well inside its face. Such a pair still counts as even
-    where it is."""
+    first) that are not asked, though one clearly even counts among the even ones. A pair
+    whose nearer ray ran into the face's shading (``soft``, by ray) is never off: a 1 in a
+    highlight sees the light fall off smoothly sooner one way than the other, well inside
+    its face. Such a pair still counts as even where it is."""
     half = RAY_COUNT // 2
     near, far = np.minimum(ends[:half], ends[half:]), np.maximum(ends[:half], ends[half:])
     soft = np.broadcast_to(np.asarray(soft, bool), ends.shape)
@@ -185,7 +185,10 @@ def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False,
     if not off.any():
         return True
     others = asked & ~off
-    return bool(np.count_nonzero(off) == 1 and np.count_nonzero(others) >= MIN_EVEN_PAIRS
+    # (an unheeded pair counts where it is that even: its far end stopped at the top face's
+    # edge, not on the front face)
+    even = np.isfinite(far) & ~off & (near >= EVEN_CENTRING * far)
+    return bool(np.count_nonzero(off) == 1 and np.count_nonzero(even) >= MIN_EVEN_PAIRS
                 and np.all(near[others] >= EVEN_CENTRING * far[others]))
 
 
@@ -233,13 +236,15 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
 def _shading(levels: np.ndarray, at: int, step: float, onset: int) -> bool:
     """Whether a ray (``levels`` against the body's) that leaves the body at ``at`` does so
     into the face's shading: darker than the body by more than ``step``, reached with no
-    step over ``onset`` samples (``HIGHLIGHT_ONSET``), and staying so, with no step, for
-    twice that. A die's edge is a step, or is followed by one soon (the table past a dark
+    step over ``onset`` samples (``HIGHLIGHT_ONSET``; from the ray's start if that is nearer:
+    on a 1 in a highlight the light may fall off from there), and staying so, with no step,
+    for twice that. A die's edge is a step, or is followed by one soon (the table past a dark
     die's rim); a speck or a pip off the face returns to the body's level."""
-    if at < onset or at + 2 * onset > len(levels):
+    if at < 1 or at + 2 * onset > len(levels):
         return False
-    run = levels[at - onset:at + 2 * onset]
-    return bool((run[onset:] < -step).all() and (np.abs(run[onset:] - run[:-onset]) <= step).all())
+    after = np.arange(at, at + 2 * onset)
+    before = np.maximum(after - onset, 0)
+    return bool((levels[after] < -step).all() and (np.abs(levels[after] - levels[before]) <= step).all())
 
 
 def _past_highlight(levels: np.ndarray, off: np.ndarray, edge: np.ndarray, at: int, step: float, onset: int,
