@@ -417,8 +417,11 @@ class _Pairs:
             # a flatter face towards the camera, within a face's width (its own width across
             # the view, which the camera does not foreshorten) of ``top``: the die's front face
             return True
+        # (a face in front that may be a side face is a touching die's top face where its die's
+        # body goes on beyond it, as :meth:`in_front_of` asks of the faces kept)
         return bool((flatter and not self.beside_alike(i, top))
-                    or (along > SIDE_DIRECTION_COS and self._looks_like_side(i, top))) \
+                    or (along > SIDE_DIRECTION_COS and self._looks_like_side(i, top)
+                        and not self.die_in_front(i, top))) \
             and self.near(i, top, SIDE_REACH_OBLIQUE)
 
     def beside_alike(self, i: int, top: int) -> bool:
@@ -551,12 +554,14 @@ class _Pairs:
         The colour there must be much nearer the body round face i's pips than the table's,
         either shaded (see ``BEYOND_BODY_SHARE``: a front face is mostly lit less than a top
         face, and a shadow may lie past a die), and the place on no other face's die (a
-        third die of a like colour) unless centred there (``OWN_FRONT_REACH``): that is face
-        i's die's own front face, whose pips are found too. Only a ``top`` of two pips or more
-        shows a die's face to reason from, and only faces that stand out from the frame's
-        texture (neither is ``faint``): on a grainy table specks lie in front of specks
-        everywhere."""
-        if (self._colours is None or self.pips[top] < 2 or self._faint[i] or self._faint[top]
+        third die of a like colour, its top face about as round as face i: a face clearly
+        flatter is a side face seen, face i's die's own front face most likely) unless
+        centred there (``OWN_FRONT_REACH``): that is face i's die's own front face, whose pips
+        are found too. Only where face i or ``top`` has two pips or more does a die's face
+        show to reason from (a 1 behind a 6 is asked), and only faces that stand out from the
+        frame's texture (neither is ``faint``): on a grainy table specks lie in front of
+        specks everywhere."""
+        if (self._colours is None or max(self.pips[i], self.pips[top]) < 2 or self._faint[i] or self._faint[top]
                 or self.along[i][top] <= SIDE_DIRECTION_COS
                 or self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top]):
             return False
@@ -565,6 +570,7 @@ class _Pairs:
         # (in each face's own units)
         local = np.abs(np.einsum("nij,nj->ni", self._inverses, beyond - self._centres))
         third = self._squares & (local < FACE_HALF).all(axis=1) & (local >= OWN_FRONT_REACH * FACE_HALF).any(axis=1)
+        third &= np.array(self.roundness) >= SIDE_ROUNDNESS_RATIO * self.roundness[i]
         third[[i, top]] = False
         if third.any() or not self._colours.inside(beyond):
             return False
