@@ -43,13 +43,19 @@ def test_a_1_in_a_highlight_is_read(seed: int, index: int, options: dict[str, ob
 @pytest.mark.parametrize(("seed", "index", "options", "where", "value"), [
     (1803, 20, {"die_sizes": (24.0, 36.0)}, (269, 452), 2),
     (2409, 26, {"grain": (14.0, 22.0)}, (481, 422), None),
+    (3617, 8, {"fine_grain": (25.0, 45.0)}, (253, 690), None),
 ])
 def test_faint_marks_are_not_excused(seed: int, index: int, options: dict[str, object],
                                      where: tuple[int, int], value: int | None) -> None:
     """``--seed 1803 --die-size 24-36``, scene 20: a small black die's 2 (touching an
     orange 2), one of its pips faint; ``--seed 2409 --grain 14-22``, scene 26: a speck on a
     grainy felt. Both stand out by less than four times the noise's floor (the edge step is
-    that floor); with their shading excused too, each was read as a 1."""
+    that floor); with their shading excused too, each was read as a 1. ``--seed 3617
+    --fine-grain 25-45``, scene 8: a speck on a dark, finely grained table, its rays off the
+    body at once into the grain's dark streaks, which they leave again. A ray that leaves the
+    body before its first few samples must stay off it for as many more samples as it lacks;
+    judged over the usual span alone, two of these rays passed as shading, and the speck was
+    read as a 1."""
     truths, readings = render_and_read(nth_scene(seed, index, **options))
     assert [t.value for t in truths if math.dist(t.centre, where) < REACH] in ([], [value])
     assert [r.value for r in readings if math.dist(r.center, where) < REACH] in ([], [value])

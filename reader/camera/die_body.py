@@ -236,13 +236,16 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
 def _shading(levels: np.ndarray, at: int, step: float, onset: int) -> bool:
     """Whether a ray (``levels`` against the body's) that leaves the body at ``at`` does so
     into the face's shading: darker than the body by more than ``step``, reached with no
-    step over ``onset`` samples (``HIGHLIGHT_ONSET``; from the ray's start if that is nearer:
-    on a 1 in a highlight the light may fall off from there), and staying so, with no step,
-    for twice that. A die's edge is a step, or is followed by one soon (the table past a dark
-    die's rim); a speck or a pip off the face returns to the body's level."""
-    if at < 1 or at + 2 * onset > len(levels):
+    step over ``onset`` samples (``HIGHLIGHT_ONSET``), and staying so, with no step, for
+    twice that. A die's edge is a step, or is followed by one soon (the table past a dark
+    die's rim); a speck or a pip off the face returns to the body's level. On a 1 in a
+    highlight the light may fall off from the ray's very start: a ray that leaves the body
+    sooner than ``onset`` samples out is reached from its start, and must stay so for as
+    many more samples as it lacks (a speck on a grainy table, its rays off at once into the
+    grain's dark streaks, came back within them)."""
+    if at < 1 or at + 3 * onset - min(at, onset) > len(levels):
         return False
-    after = np.arange(at, at + 2 * onset)
+    after = np.arange(at, at + 3 * onset - min(at, onset))
     before = np.maximum(after - onset, 0)
     return bool((levels[after] < -step).all() and (np.abs(levels[after] - levels[before]) <= step).all())
 
