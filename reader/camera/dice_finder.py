@@ -557,11 +557,12 @@ class _Pairs:
         third die of a like colour, its top face about as round as face i: a face clearly
         flatter is a side face seen, face i's die's own front face most likely) unless
         centred there (``OWN_FRONT_REACH``): that is face i's die's own front face, whose pips
-        are found too. Only where face i or ``top`` has two pips or more does a die's face
-        show to reason from (a 1 behind a 6 is asked), and only faces that stand out from the
-        frame's texture (neither is ``faint``): on a grainy table specks lie in front of
-        specks everywhere."""
-        if (self._colours is None or max(self.pips[i], self.pips[top]) < 2 or self._faint[i] or self._faint[top]
+        are found too. Only a ``top`` of two pips or more, or a face i of ``CLEAR_FACE_PIPS``
+        or more (a 1 behind a 6 is asked), shows a die's face to reason from, and only faces
+        that stand out from the frame's texture (neither is ``faint``): on a grainy table
+        specks lie in front of specks everywhere, and two of them make a 2."""
+        if (self._colours is None or (self.pips[top] < 2 and self.pips[i] < CLEAR_FACE_PIPS)
+                or self._faint[i] or self._faint[top]
                 or self.along[i][top] <= SIDE_DIRECTION_COS
                 or self.roundness[i] < SIDE_ROUNDNESS_RATIO * self.roundness[top]):
             return False

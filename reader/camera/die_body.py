@@ -65,7 +65,7 @@ _DIRECTIONS = ring_directions(RAY_COUNT)
 
 def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
                     colours: BodyColours | None = None, reach: float | None = None,
-                    front: tuple[np.ndarray, float] | None = None) -> bool:
+                    front: tuple[np.ndarray, float] | None = None, smooth: bool = False) -> bool:
     """Whether the lone ``pip`` sits at the centre of a body of its surroundings' level.
 
     ``squash`` is the face's foreshortening (the 2x2 map from the face seen square-on to
@@ -86,9 +86,12 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     ``STEEP_VIEW``), may say nothing (see ``FRONT_NEAR_SHARE``): a white die on a darker
     table, evenly lit, ends its rays away from the camera at its top face's edge, and those
     towards it at its front face's.
+
+    ``smooth``: the body round the pip shows little grain (a die's face, not wood or cloth),
+    so a ray may be told to run into shading from its very start (see :func:`_shading`).
     """
     ends, soft = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach,
-                              past_highlights=True)
+                              past_highlights=True, smooth=smooth)
     if reach is not None:
         ends = np.minimum(ends, reach)
     # (a face so small all round is centred whatever it says)
@@ -153,11 +156,12 @@ class _Ends(NamedTuple):
 
 def _edges_round(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
                  colours: BodyColours | None = None, reach: float = RAY_REACH,
-                 past_highlights: bool = False) -> _Ends:
+                 past_highlights: bool = False, smooth: bool = False) -> _Ends:
     """:func:`_body_edges` round a lone ``pip``, from ``RAY_START`` out, the rays passing
     over the ``others`` (pip candidates) of its polarity."""
     return _body_edges(np.array([pip.x, pip.y]), RAY_START, pip, squash, grey,
-                       [p for p in others if p is not pip and p.dark == pip.dark], colours, reach, past_highlights)
+                       [p for p in others if p is not pip and p.dark == pip.dark], colours, reach, past_highlights,
+                       smooth)
 
 
 def _past_rim(ends: np.ndarray) -> np.ndarray:
@@ -194,7 +198,7 @@ def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False,
 
 def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray,
                 skip: Sequence[Pip] = (), colours: BodyColours | None = None,
-                reach: float = RAY_REACH, past_highlights: bool = False) -> _Ends:
+                reach: float = RAY_REACH, past_highlights: bool = False, smooth: bool = False) -> _Ends:
     """How far (in face units: pip half-lengths, foreshortening undone) from ``centre`` the
     body of ``pip``'s surroundings' level reaches in each ray direction, from ``start`` out
     to ``reach`` (inf where it reaches further); rays pass over the pips ``skip`` and, if
@@ -228,22 +232,23 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
             ends[ray] = _past_highlight(levels[ray] - pip.ring, off[ray], edge[ray], int(ends[ray]), step, onset,
                                         round(HIGHLIGHT_SPAN * per_unit))
         if EDGE_SHARE * pip.contrast >= MIN_EDGE_STEP:
-            soft = np.array([_shading(levels[ray] - pip.ring, int(at), step, onset) for ray, at in enumerate(ends)],
-                            bool)
+            soft = np.array([_shading(levels[ray] - pip.ring, int(at), step, onset, smooth)
+                             for ray, at in enumerate(ends)], bool)
     return _Ends(np.where(ends >= 0, units[np.maximum(ends, 0)], np.inf), soft)
 
 
-def _shading(levels: np.ndarray, at: int, step: float, onset: int) -> bool:
+def _shading(levels: np.ndarray, at: int, step: float, onset: int, smooth: bool = False) -> bool:
     """Whether a ray (``levels`` against the body's) that leaves the body at ``at`` does so
     into the face's shading: darker than the body by more than ``step``, reached with no
     step over ``onset`` samples (``HIGHLIGHT_ONSET``), and staying so, with no step, for
     twice that. A die's edge is a step, or is followed by one soon (the table past a dark
     die's rim); a speck or a pip off the face returns to the body's level. On a 1 in a
-    highlight the light may fall off from the ray's very start: a ray that leaves the body
-    sooner than ``onset`` samples out is reached from its start, and must stay so for as
-    many more samples as it lacks (a speck on a grainy table, its rays off at once into the
-    grain's dark streaks, came back within them)."""
-    if at < 1 or at + 3 * onset - min(at, onset) > len(levels):
+    highlight the light may fall off from the ray's very start: on a ``smooth`` body (see
+    :func:`centred_on_body`) a ray that leaves the body sooner than ``onset`` samples out is
+    reached from its start, and must stay so for as many more samples as it lacks (a speck
+    on a grainy table, its rays off at once into the grain's dark streaks, came back within
+    them)."""
+    if at < (1 if smooth else onset) or at + 3 * onset - min(at, onset) > len(levels):
         return False
     after = np.arange(at, at + 3 * onset - min(at, onset))
     before = np.maximum(after - onset, 0)

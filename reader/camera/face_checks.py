@@ -40,8 +40,11 @@ MAX_BODY_STRAY = 0.4
 #: At least this share of those samples must be body for the candidate to be a die at all.
 MIN_BODY_SHARE = 0.5
 #: The grey levels of a die's body vary (sensor noise, grain) by at most this fraction of
-#: the pip contrast (standard deviation in a small square).
-MAX_BODY_GRAIN = 0.2
+#: the pip contrast (standard deviation in a small square); by at most ``SMOOTH_BODY_GRAIN``
+#: on a body smooth enough for shading to be told from a ray's very start (see
+#: :func:`centred_on_body`): lone 1s in a highlight on rendered dice 0.05-0.07, specks on a
+#: finely grained table and on a wooden tray 0.12 and 0.17.
+MAX_BODY_GRAIN, SMOOTH_BODY_GRAIN = 0.2, 0.1
 #: A 1's die is about as big as the frame's other dice: its edge lies within this many of
 #: their pip offsets of its pip, all round (a die's half-side is about 2 offsets;
 #: perspective and dice of a little bigger make up the rest).
@@ -243,7 +246,8 @@ def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = ()
     verdict = _checked(face, face.fit, grey, others, lone, colours, None, front, places_out)
     if face.fit.value == 1:
         if verdict.reason is None and offset is not None and not centred_on_body(
-                face.group.pips[0], face.group.squash, grey, others, reach=ONE_DIE_REACH * offset):
+                face.group.pips[0], face.group.squash, grey, others, reach=ONE_DIE_REACH * offset,
+                smooth=_smooth_body(face, grey)):
             # a 2's pip printed small lies near an edge of a die bigger than a 1's rays look
             return Verdict("ambiguous pips", 0.0, False)
         return verdict
@@ -324,7 +328,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
                 and _ink_beside(face, colours, _own_face_share(face, grey, others))):
             return Verdict("ambiguous pips", 0.0, False)
         if not (die_like() and centred_on_body(pips[0], face.group.squash, grey, others, colours,
-                                               front=front)):
+                                               front=front, smooth=_smooth_body(face, grey))):
             return Verdict("no die body", 0.0, False)  # a lone mark off the middle of its surface
     else:
         if _cut_by_frame(fit, grey.shape):
@@ -415,6 +419,15 @@ def ones_of_two_dice(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, colo
     chroma, body_chroma = np.hypot(beyond[:, 1], beyond[:, 2]), math.hypot(body[1], body[2])
     paler = (body_chroma >= NEUTRAL_CHROMA) & (chroma < BEYOND_CHROMA_SHARE * body_chroma)
     return bool((lighter | colours_apart(beyond, body) | paler).any())
+
+
+def _smooth_body(face: FaceCandidate, grey: np.ndarray) -> bool:
+    """Whether a lone pip's body, sampled where its face is for occlusion, shows at most
+    ``SMOOTH_BODY_GRAIN``: smooth enough for shading to be told from a ray's very start."""
+    radius = face.group.radius
+    places, clear = _body_samples(face.fit, face.group.points, radius)
+    return bool(_grain(grey, places[clear], max(1.0, 0.5 * radius), face.group.pip_level, face.group.body_level)
+                <= SMOOTH_BODY_GRAIN)
 
 
 def _body_samples(fit: LayoutFit, pips: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray]:
