@@ -248,9 +248,10 @@ def _shading(levels: np.ndarray, at: int, step: float, onset: int, smooth: bool 
     reached from its start, and must stay so for as many more samples as it lacks (a speck
     on a grainy table, its rays off at once into the grain's dark streaks, came back within
     them)."""
-    if at < (1 if smooth else onset) or at + 3 * onset - min(at, onset) > len(levels):
+    end = at + 3 * onset - min(at, onset)
+    if at < (1 if smooth else onset) or end > len(levels):
         return False
-    after = np.arange(at, at + 3 * onset - min(at, onset))
+    after = np.arange(at, end)
     before = np.maximum(after - onset, 0)
     return bool((levels[after] < -step).all() and (np.abs(levels[after] - levels[before]) <= step).all())
 
