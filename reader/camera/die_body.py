@@ -54,8 +54,16 @@ MIN_CENTRING = 0.45
 #: ... except in one direction, where a speck or a highlight's edge may cut the ray short,
 #: if the edge is seen both ways in at least ``MIN_EVEN_PAIRS`` other directions and lies
 #: in each at least ``EVEN_CENTRING`` as far one way as the other (a pip off its face's
-#: centre, a 2's printed small, lies off it in most directions).
+#: centre, a 2's printed small, lies off it in most directions) ...
 MIN_EVEN_PAIRS, EVEN_CENTRING = 5, 0.8
+#: ... or, round a lone pip, in neighbouring directions whose farther ends lie at most this
+#: many rays apart (45 degrees): rays that cross into a touching die of the body's grey
+#: where the seam between them is unseen run on to its far edge, a narrow fan of them
+#: (rendered 1s beside another die of their colour: two pairs, 22.5 and 45 degrees apart).
+#: A pip off its face's centre by enough to put one pair off has the pairs 45 degrees
+#: either side of it uneven too. (Pips that form no face are reported as a die on their
+#: body's centring alone: for them one direction stays the most excused.)
+TOUCHING_SPAN = 2
 #: A body with pips that form no face is die-sized: its edge is seen, within ``RAY_REACH``
 #: of its centre, in at least this share of directions.
 MIN_EDGE_SEEN = 0.75
@@ -90,14 +98,15 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     ``smooth``: the body round the pip shows little grain (a die's face, not wood or cloth),
     so a ray may be told to run into shading from its very start (see :func:`_shading`).
     """
-    ends, soft = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach,
-                              past_highlights=True, smooth=smooth)
+    ends, soft, crossed = _edges_round(pip, squash, grey, others, colours, RAY_REACH if reach is None else reach,
+                                       past_highlights=True, smooth=smooth)
+    seen = np.isfinite(ends)
     if reach is not None:
         ends = np.minimum(ends, reach)
     # (a face so small all round is centred whatever it says)
     ends = _past_rim(ends)
     if front is None:
-        return _centred(ends, soft=soft)
+        return _centred(ends, soft=soft, fan=TOUCHING_SPAN, seen=seen, crossed=crossed)
     towards_camera, die_half = front
     rays = _DIRECTIONS @ np.asarray(squash, float).T
     # (or image-down, as for a webcam in front of the table, where the pip is foreshortened
@@ -110,7 +119,7 @@ def centred_on_body(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequ
     half = RAY_COUNT // 2
     far_frontwards = np.where(ends[:half] >= ends[half:], frontwards[:half], frontwards[half:])
     inner = np.minimum(ends[:half], ends[half:]) >= FRONT_NEAR_SHARE * die_half
-    return _centred(ends, far_frontwards & inner, soft)
+    return _centred(ends, far_frontwards & inner, soft, TOUCHING_SPAN, seen, crossed)
 
 
 def face_half(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = ()) -> float:
@@ -147,11 +156,13 @@ def compact_body(pips: Sequence[Pip], squash: np.ndarray, grey: np.ndarray) -> b
 
 
 class _Ends(NamedTuple):
-    """How far the body reaches along each ray (see :func:`_body_edges`), and which of the
-    rays left it into the face's shading (see :func:`_shading`)."""
+    """How far the body reaches along each ray (see :func:`_body_edges`), which of the rays
+    left it into the face's shading (see :func:`_shading`), and which ran over a pip they
+    pass over on their way."""
 
     ends: np.ndarray
     soft: np.ndarray
+    crossed: np.ndarray
 
 
 def _edges_round(pip: Pip, squash: np.ndarray, grey: np.ndarray, others: Sequence[Pip] = (),
@@ -171,15 +182,24 @@ def _past_rim(ends: np.ndarray) -> np.ndarray:
     return np.where(ends <= RAY_START + NEAR_END, np.inf, ends)
 
 
-def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False,
-             soft: np.ndarray | bool = False) -> bool:
+def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False, soft: np.ndarray | bool = False,
+             fan: int = 0, seen: np.ndarray | bool = True, crossed: np.ndarray | bool = False) -> bool:
     """Whether, in every direction where the body's edge is seen both ways, it lies about
-    as far one way as the opposite way (in all but one, where the others are clearly even:
-    see ``MIN_EVEN_PAIRS``); ``unheeded`` marks the pairs of opposite rays (indexed by the
+    as far one way as the opposite way (in all but one, or those whose farther ends lie
+    within ``fan`` rays of each other, where the others are clearly even: see
+    ``MIN_EVEN_PAIRS``); ``unheeded`` marks the pairs of opposite rays (indexed by the
     first) that are not asked, though one clearly even counts among the even ones. A pair
     whose nearer ray ran into the face's shading (``soft``, by ray) is never off: a 1 in a
     highlight sees the light fall off smoothly sooner one way than the other, well inside
-    its face. Such a pair still counts as even where it is."""
+    its face. Such a pair still counts as even where it is.
+
+    ``seen`` marks the rays whose edge was seen, not set where the die's reach puts it
+    unseen: a fan of uneven pairs, a wider excuse than one pair, is excused only where the
+    clearly even pairs were seen both ways (two unseen edges set at the reach are even by
+    construction: round a glared middle pip of a 3, nearly all of them were), and none of
+    the rays that ran on ran over a pip (``crossed``, by ray): a pip there may be the other
+    pip of its own face (a 2, or a 4's column where a hand hides the rest of the die: two
+    1s were read), and two touching dice's 1s look like a 2."""
     half = RAY_COUNT // 2
     near, far = np.minimum(ends[:half], ends[half:]), np.maximum(ends[:half], ends[half:])
     soft = np.broadcast_to(np.asarray(soft, bool), ends.shape)
@@ -188,12 +208,26 @@ def _centred(ends: np.ndarray, unheeded: np.ndarray | bool = False,
     off = asked & (near < MIN_CENTRING * far) & ~soft_near
     if not off.any():
         return True
-    others = asked & ~off
     # (an unheeded pair counts where it is that even: its far end stopped at the top face's
     # edge, not on the front face)
     even = np.isfinite(far) & ~off & (near >= EVEN_CENTRING * far)
-    return bool(np.count_nonzero(off) == 1 and np.count_nonzero(even) >= MIN_EVEN_PAIRS
-                and np.all(near[others] >= EVEN_CENTRING * far[others]))
+    uneven = asked & ~even
+    if np.count_nonzero(uneven) == 1:
+        return bool(np.count_nonzero(even) >= MIN_EVEN_PAIRS)
+    seen = np.broadcast_to(np.asarray(seen, bool), ends.shape)
+    even &= seen[:half] & seen[half:]
+    far_rays = np.where(ends[:half] >= ends[half:], np.arange(half), np.arange(half) + half)[uneven]
+    crossed = np.broadcast_to(np.asarray(crossed, bool), ends.shape)
+    return bool(np.count_nonzero(even) >= MIN_EVEN_PAIRS and _fan_width(far_rays) <= fan
+                and not crossed[far_rays].any())
+
+
+def _fan_width(rays: np.ndarray) -> int:
+    """How many ray steps the narrowest fan holding all of ``rays`` (indices round the
+    ring of ``RAY_COUNT``; at least one) spans from its first ray to its last."""
+    ordered = np.sort(rays)
+    gaps = np.diff(ordered, append=ordered[0] + RAY_COUNT)
+    return int(RAY_COUNT - gaps.max())
 
 
 def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, grey: np.ndarray,
@@ -221,8 +255,10 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
     off = (np.abs(levels - pip.ring) > step) | ~inside
     if colours is not None:
         off |= colours_apart(colours.lab_at(points), colours.lab([pip])[0])
+    clear = np.ones(off.shape, bool)
     for other in skip:
-        off &= np.hypot(points[..., 0] - other.x, points[..., 1] - other.y) > 1.5 * other.radius + 1
+        clear &= np.hypot(points[..., 0] - other.x, points[..., 1] - other.y) > 1.5 * other.radius + 1
+    off &= clear
     edge = off[:, :-1] & off[:, 1:]
     ends = np.where(edge.any(axis=1), np.argmax(edge, axis=1), -1)
     soft = np.zeros(len(ends), bool)
@@ -234,7 +270,9 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
         if EDGE_SHARE * pip.contrast >= MIN_EDGE_STEP:
             soft = np.array([_shading(levels[ray] - pip.ring, int(at), step, onset, smooth)
                              for ray, at in enumerate(ends)], bool)
-    return _Ends(np.where(ends >= 0, units[np.maximum(ends, 0)], np.inf), soft)
+    run = np.where(ends >= 0, ends, len(units) - 1)
+    crossed = (~clear & (np.arange(len(units))[None, :] <= run[:, None])).any(axis=1)
+    return _Ends(np.where(ends >= 0, units[np.maximum(ends, 0)], np.inf), soft, crossed)
 
 
 def _shading(levels: np.ndarray, at: int, step: float, onset: int, smooth: bool = False) -> bool:
