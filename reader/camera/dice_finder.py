@@ -22,7 +22,7 @@ import numpy as np
 from reader.camera.body_colour import BodyColours
 from reader.camera.camera_direction import TowardsCamera, vote_towards_camera
 from reader.camera.colour import medians, shade_distance
-from reader.camera.layouts import LayoutFit
+from reader.camera.layouts import MOST_PIPS, LayoutFit
 from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup
 
 #: Half the side of a d6 face, in units of the pip offset ``a`` (pips sit ~0.22 of the
@@ -403,12 +403,13 @@ class _Pairs:
         """Whether face i is part of the die whose top face is ``top``.
 
         Faces of one die have pips of one size (a pip's long axis is not foreshortened);
-        a 1 may be printed larger than the rest.
+        a 1 may be printed larger than the rest. Close by, face i is a side face or a
+        fragment of ``top``, unless both are seen face up (see :meth:`both_face_up`).
         """
         if not self.same[i][top]:
             return False
         if self.near(*self._measured(i, top), SIDE_REACH):
-            return True
+            return not self.both_face_up(i, top)
         along = self.along[i][top]
         if along < -SIDE_DIRECTION_COS:
             return False  # face i lies beyond ``top``, away from the camera: not its side face
@@ -456,10 +457,14 @@ class _Pairs:
         both seen from steeply above, which no two faces of one die are (they stand at
         right angles, so the squares of their pips' roundness add up to about 1 at most),
         and further apart, measured in either's units (a lone pip's and a bigger face's in
-        the bigger face's, see :meth:`_measured`), than fragments of one face are. A grey
-        die beside a white one is as dark as the white one's shaded side, but round."""
+        the bigger face's, see :meth:`_measured`), than fragments of one face are, or
+        holding more pips between them than a face has, which fragments never do (dice
+        with big pips set far out lie closer than fragments reach). A grey die beside a
+        white one is as dark as the white one's shaded side, but round."""
         if self.roundness[i] ** 2 + self.roundness[top] ** 2 < FACES_UP_SQUARES:
             return False
+        if self.pips[i] + self.pips[top] > MOST_PIPS:
+            return True
         if (self.pips[i] == 1) != (self.pips[top] == 1):
             return not self.near(*self._measured(i, top), SIDE_REACH)
         return not self.near(i, top, SIDE_REACH) and not self.near(top, i, SIDE_REACH)
