@@ -138,7 +138,7 @@ def test_a_two_whose_pip_sits_in_a_highlight_is_never_read_as_a_one(colour: str)
     """A glossy die's highlight round one pip of a 2 makes the two pips look unlike and
     what lies between them look like table, and the highlight itself is a soft blob:
     neither pip nor highlight is read as a 1. (Known limit: black dice with gold pips,
-    searched at half size, can still show a highlight as a 1 - see the README.)"""
+    searched at half size, can still show a highlight as a 1.)"""
     dice = tuple(RenderDie(2, colour, (300.0 + 220 * k, 360.0), SIZE, 15.0 + 30 * k) for k in range(4))
     image, truths = render(Scene(dice=dice, table=TABLES["dark"], tilt=12.0, glare=0.9, seed=8))
     readings = read_frame(image)
