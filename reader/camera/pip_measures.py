@@ -108,7 +108,7 @@ def _on_uniform_rings(parts: list[PipPart], grey: np.ndarray, windows: _Windows,
     count = len(shape.index)
     ring_part, image_at, window_at = _points(rows, shape, ring_spans, with_windows=True)
     # the ring leaves out every blob pixel, so close neighbours (the pips of a 6) do not count
-    free = ~np.concatenate([p.exclude.ravel() for p in parts]).take(window_at)
+    free = ~np.concatenate([p.exclude for p in parts], axis=None).take(window_at)
     running, ring_start, ring_count = _grouped_histogram(grey.ravel().take(image_at[free]), ring_part[free], count)
     if not running[-1]:
         return None
