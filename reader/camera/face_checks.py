@@ -660,7 +660,11 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip], share: float = 1.0) -
     # a lone pip's face is only guessed: anything like a pip out to its edge counts
     reach = FACE_HALF if face.fit.value == 1 else STRAY_REACH
     biggest = MAX_ONE_STRAY_RATIO if face.fit.value == 1 else MAX_RADIUS_RATIO
+    span_x, span_y = _spans(axes, reach * (MAX_RADIUS_RATIO if face.fit.value == 1 else 1.0))
     for p in others:
+        # (most pips lie off the face's box: that cheap test first, within() decides the rest)
+        if abs(p.x - cx) > span_x or abs(p.y - cy) > span_y:
+            continue
         ratio = p.radius / radius
         if id(p) in own or p.dark != dark or not 1 / MAX_SMALL_STRAY <= ratio <= biggest:
             continue
@@ -680,6 +684,14 @@ def _stray_pip(face: FaceCandidate, others: Sequence[Pip], share: float = 1.0) -
         if within(axes, p.x - cx, p.y - cy, near):
             return True
     return False
+
+
+def _spans(axes: list[list[float]], reach: float) -> tuple[float, float]:
+    """How far along x and along y a step that :func:`within` keeps within ``reach`` of a
+    face with ``axes`` may go (the half-sides of the box round that parallelogram), with a
+    margin that leaves rounding to :func:`within`."""
+    (a, b), (c, d) = axes
+    return 1.01 * reach * (abs(a) + abs(b)) + 1e-9, 1.01 * reach * (abs(c) + abs(d)) + 1e-9
 
 
 def _glare_by_ink(face: FaceCandidate, others: Sequence[Pip], colours: BodyColours | None) -> bool:
