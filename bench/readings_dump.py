@@ -18,11 +18,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cv2  # noqa: E402
+from camera_accuracy import enlarged  # noqa: E402
+from camera_speed import COLOURS  # noqa: E402
 
 from reader.camera.colour import ColourNames  # noqa: E402
 from reader.camera.frame_reader import FrameReading, read_frame  # noqa: E402
@@ -30,14 +34,13 @@ from reader.camera.reading import DieReading  # noqa: E402
 from reader.camera.render import Scene, render, scatter  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
-CAMERA_COLOURS = ("red", "white", "black", "blue", "green", "yellow", "white", "purple")
 
 
-def _row(reading: DieReading, scale: float) -> dict:
-    """A reading in the input's own pixels, rounded past what float order could change."""
+def _row(reading: DieReading) -> dict:
+    """A reading, rounded past what float order could change."""
     return {"value": reading.value, "status": reading.status.value, "reason": reading.reason,
-            "colour": reading.colour, "center": [round(c / scale, 2) for c in reading.center],
-            "box": [round(b / scale, 1) for b in reading.box], "confidence": round(float(reading.confidence), 4)}
+            "colour": reading.colour, "center": [round(c, 2) for c in reading.center],
+            "box": list(reading.box), "confidence": round(float(reading.confidence), 4)}
 
 
 def dump(out: Path, folders: list[Path], every: int) -> int:
@@ -47,20 +50,18 @@ def dump(out: Path, folders: list[Path], every: int) -> int:
     real = sorted((SHARED / "d6-webcam").glob("*/*.jpg"))[::every]
     tower = sorted((SHARED / "numeral-tower").glob("*.jpg"))[::2 * every]
     jobs = [(p, 1.0) for p in rendered + real] + [(p, 1.5) for p in real[::2]] + [(p, 1.0) for p in tower]
+    plain = partial(read_frame, namer=namer)
     with out.open("w") as lines:
         for path, scale in jobs:
-            image = cv2.imread(str(path))
-            if scale != 1.0:
-                size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
-                image = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
-            dice = [_row(r, scale) for r in read_frame(image, namer)]
+            reader = plain if scale == 1.0 else enlarged(plain, scale)
+            dice = [_row(r) for r in reader(cv2.imread(str(path)))]
             lines.write(json.dumps({"image": f"{path.parent.name}/{path.name}@{scale}", "dice": dice}) + "\n")
         camera = FrameReading()
         for seed in (21, 22, 23):
-            dice = scatter(8, (1280, 720), die_size=56, seed=seed, colours=CAMERA_COLOURS)
+            dice = scatter(8, (1280, 720), die_size=56, seed=seed, colours=COLOURS)
             for frame in range(4):
                 image = render(Scene(dice=dice, seed=seed, frame=frame, tilt=8 + 10 * (seed - 21)))[0]
-                rows = [_row(r, 1.0) for r in camera(image, namer)]
+                rows = [_row(r) for r in camera(image, namer)]
                 lines.write(json.dumps({"image": f"camera{seed}/{frame}", "dice": rows}) + "\n")
     return len(jobs) + 12
 
