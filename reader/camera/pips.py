@@ -286,23 +286,26 @@ def _kept(boundaries: list[np.ndarray], shape: tuple[int, ...], max_side: float,
     pixels each box holds.
 
     Most regions are sensor grain or texture: they are told apart all at once by their
-    size and (given ``diff``) by holding no clearly standing-out pixel, counted from an
-    integral image; a region cut by the frame's edge cannot be measured (and a pip there is
-    a cut-off die).
+    size, and then (given ``diff``) by holding no clearly standing-out pixel in their box;
+    a region cut by the frame's edge cannot be measured (and a pip there is a cut-off die).
     """
     height, width = shape[:2]
     if not boundaries:
         return np.zeros(0, int), np.zeros((0, 4), int), np.zeros(0, int)
     boxes = _bounding_boxes(boundaries)
     x0s, y0s, ws, hs = boxes.T
-    strong_count = np.ones(len(boundaries), int)
-    if diff is not None:
-        strong = cv2.integral(cv2.threshold(diff, STRONG_FRACTION * MIN_CONTRAST, 1, cv2.THRESH_BINARY)[1],
-                              sdepth=cv2.CV_32S)
-        strong_count = strong[y0s + hs, x0s + ws] - strong[y0s, x0s + ws] - strong[y0s + hs, x0s] + strong[y0s, x0s]
-    keep = np.flatnonzero((strong_count > 0) & (x0s > 0) & (y0s > 0) & (x0s + ws < width) & (y0s + hs < height)
+    keep = np.flatnonzero((x0s > 0) & (y0s > 0) & (x0s + ws < width) & (y0s + hs < height)
                           & (ws * hs >= MIN_PIP_AREA) & (np.maximum(ws, hs) <= 4 * max_side))
-    return keep, boxes[keep], strong_count[keep]
+    strong_count = np.ones(len(keep), int)
+    if diff is not None:
+        # (counted box by box, on the boxes of the right size only: a frame has a hundred or
+        # so, and an integral image of the whole frame costs more than their counts)
+        strong = cv2.threshold(diff, STRONG_FRACTION * MIN_CONTRAST, 1, cv2.THRESH_BINARY)[1]
+        strong_count = np.array([cv2.countNonZero(strong[y:y + h, x:x + w]) for x, y, w, h in boxes[keep].tolist()],
+                                int)
+        held = strong_count > 0
+        keep, strong_count = keep[held], strong_count[held]
+    return keep, boxes[keep], strong_count
 
 
 def _unseen_holes(regions: list[_Outline], own: np.ndarray, other: np.ndarray, max_side: float) -> np.ndarray | None:
@@ -690,9 +693,8 @@ def _beyond_or_outside(cut: _Cut, level: float, dark: bool) -> np.ndarray:
     bx, by, bw, bh = cut.box
     past = beyond(cut.crop, level, dark)
     out = cv2.bitwise_or(past, cut.inked)
-    # (the masks hold only 0 and 1: inked less region is inked outside the region)
-    out[by:by + bh, bx:bx + bw] = cv2.bitwise_or(past[by:by + bh, bx:bx + bw],
-                                                 cv2.subtract(cut.inked[by:by + bh, bx:bx + bw], cut.region))
+    # (the region is inked: on its pixels only their level tells)
+    cv2.copyTo(past[by:by + bh, bx:bx + bw], cut.region, out[by:by + bh, bx:bx + bw])
     return out
 
 
