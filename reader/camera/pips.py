@@ -649,8 +649,12 @@ def _cut(cut: _Cut, level: float, dark: bool, max_side: float, first: float | No
     # or a die's body (a die darker than the table). (Told once some part is kept: the
     # specks a die's body is cut into mostly are not.)
     lone = len(parts) == 1 and size <= 4 * (cv2.contourArea(parts[0]) + len(parts[0]))
-    exclude = (cut.inked if lone else _beyond_or_outside(cut, level if first is None else first, dark)).view(bool)
-    return [PipPart(own, exclude[sy:ey, sx:ex], cut.xa + sx, cut.ya + sy, dark, level)
+    # (told over the kept parts' windows only: a die's region has a crop many times theirs)
+    _, lefts, tops, rights, bottoms = zip(*kept)
+    window = x0, y0, _, _ = min(lefts), min(tops), max(rights), max(bottoms)
+    exclude = (_window(cut.inked, window) if lone
+               else _beyond_or_outside(cut, level if first is None else first, dark, window)).view(bool)
+    return [PipPart(own, exclude[sy - y0:ey - y0, sx - x0:ex - x0], cut.xa + sx, cut.ya + sy, dark, level)
             for own, sx, sy, ex, ey in kept]
 
 
@@ -687,14 +691,26 @@ def _nearer_level(cut: _Cut, part: np.ndarray, level: float, dark: bool, body: f
     return nearer
 
 
-def _beyond_or_outside(cut: _Cut, level: float, dark: bool) -> np.ndarray:
-    """1 over the crop where its grey level lies beyond ``level`` or the contrast mask
-    holds a pixel that is not the region's, else 0."""
+def _window(image: np.ndarray, window: tuple[int, int, int, int]) -> np.ndarray:
+    """The part of ``image`` from (x0, y0) up to (x1, y1), its ``window``."""
+    x0, y0, x1, y1 = window
+    return image[y0:y1, x0:x1]
+
+
+def _beyond_or_outside(cut: _Cut, level: float, dark: bool, window: tuple[int, int, int, int]) -> np.ndarray:
+    """1 over the ``window`` (x0, y0, x1, y1) of the crop where its grey level lies beyond
+    ``level`` or the contrast mask holds a pixel that is not the region's, else 0. The
+    window holds a part of the region."""
+    x0, y0, x1, y1 = window
     bx, by, bw, bh = cut.box
-    past = beyond(cut.crop, level, dark)
-    out = cv2.bitwise_or(past, cut.inked)
-    # (the region is inked: on its pixels only their level tells)
-    cv2.copyTo(past[by:by + bh, bx:bx + bw], cut.region, out[by:by + bh, bx:bx + bw])
+    past = beyond(_window(cut.crop, window), level, dark)
+    out = cv2.bitwise_or(past, _window(cut.inked, window))
+    # (the region is inked: on its pixels only their level tells; they lie where its box
+    # and the window meet)
+    left, top, right, bottom = max(bx, x0), max(by, y0), min(bx + bw, x1), min(by + bh, y1)
+    met = (left - x0, top - y0, right - x0, bottom - y0)
+    cv2.copyTo(_window(past, met), _window(cut.region, (left - bx, top - by, right - bx, bottom - by)),
+               _window(out, met))
     return out
 
 
