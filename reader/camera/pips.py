@@ -246,6 +246,16 @@ def typical_pip_radius(grey: np.ndarray, sample: int) -> float | None:
 
 
 _Outline = tuple[np.ndarray, list[np.ndarray]]
+
+
+class _Outlines(NamedTuple):
+    """A mask's regions: the outer boundary of each, and the boundaries of the holes of
+    those that have any, keyed by the region's place among them (a frame's masks hold a
+    few hundred regions, mostly grain, and few holes)."""
+
+    outer: list[np.ndarray]
+    holes: dict[int, list[np.ndarray]]
+
 #: A search for pips of one polarity: dark, the contrast mask, its regions and their boxes.
 _Search = tuple[bool, np.ndarray, list[_Outline], np.ndarray]
 
@@ -271,12 +281,12 @@ class _Cut(NamedTuple):
     ya: int
 
 
-def _regions(regions: list[_Outline], shape: tuple[int, ...], max_side: float,
+def _regions(regions: _Outlines, shape: tuple[int, ...], max_side: float,
              diff: np.ndarray | None = None) -> tuple[list[_Outline], np.ndarray]:
     """The regions (outline and holes) that may hold pips and their bounding boxes (N x 4:
     x, y, width, height); see :func:`_kept`."""
-    keep, boxes, _ = _kept([c for c, _ in regions], shape, max_side, diff)
-    return [regions[k] for k in keep.tolist()], boxes
+    keep, boxes, _ = _kept(regions.outer, shape, max_side, diff)
+    return [(regions.outer[k], regions.holes.get(k, [])) for k in keep.tolist()], boxes
 
 
 def _kept(boundaries: list[np.ndarray], shape: tuple[int, ...], max_side: float,
@@ -308,14 +318,13 @@ def _kept(boundaries: list[np.ndarray], shape: tuple[int, ...], max_side: float,
     return keep, boxes[keep], strong_count
 
 
-def _unseen_holes(regions: list[_Outline], own: np.ndarray, other: np.ndarray, max_side: float) -> np.ndarray | None:
+def _unseen_holes(regions: _Outlines, own: np.ndarray, other: np.ndarray, max_side: float) -> np.ndarray | None:
     """A mask of the pip-sized holes of ``regions`` (of the mask ``own``) that the opposite
     polarity's mask ``other`` mostly misses (None if there are none): the pips of a die
     that stand out from the die but not from the wider neighbourhood."""
     out = None
-    for outline, holes in regions:
-        if not holes:
-            continue
+    for index, holes in regions.holes.items():
+        outline = regions.outer[index]
         # a region no bigger than a pip (a pip with a glint in it) holds no pips
         _, _, width, height = cv2.boundingRect(outline)
         if max(width, height) <= max_side:
@@ -735,16 +744,18 @@ def _hole_free_outlines(mask: np.ndarray) -> list[np.ndarray]:
     return [contours[i] for i in np.flatnonzero((links[:, 3] < 0) & (links[:, 2] < 0)).tolist()]
 
 
-def _outer_contours(mask: np.ndarray) -> list[_Outline]:
+def _outer_contours(mask: np.ndarray) -> _Outlines:
     """Every region as its outer boundary and its holes' boundaries, also regions lying in
     another region's hole (a light pip on a dark die ringed by a lighter table)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
-        return []
-    # (a frame's masks hold a few hundred contours, mostly grain, and few holes: only the
-    # holes are gathered one by one)
+        return _Outlines([], {})
+    # (only the holes, few, are gathered one by one, each under its region's place among
+    # the outer boundaries)
     parents = hierarchy[0][:, 3]
+    outer = parents < 0
+    place = outer.cumsum() - 1
     holes: dict[int, list[np.ndarray]] = {}
-    for i, parent in zip(np.flatnonzero(parents >= 0).tolist(), parents[parents >= 0].tolist()):
-        holes.setdefault(parent, []).append(contours[i])
-    return [(contours[i], holes.get(i, [])) for i in np.flatnonzero(parents < 0).tolist()]
+    for i, region in zip(np.flatnonzero(~outer).tolist(), place.take(parents[~outer]).tolist()):
+        holes.setdefault(region, []).append(contours[i])
+    return _Outlines([contours[i] for i in np.flatnonzero(outer).tolist()], holes)
