@@ -30,6 +30,12 @@ STRONG_FRACTION = 0.7
 #: A hole in a region is searched for a pip only when its box is at most this share of
 #: the region's area (pips take a few hundredths of a face each).
 MAX_HOLE_SHARE = 0.12
+#: A hole too big for a pip, but of at most ``FACE_HOLE_SHARE`` of a region at most
+#: ``FACE_HOLE_REGION`` times the biggest pip's side, may be the face of a dark die under
+#: glare, its light pips and the lit patches between them run together (coloured pips on
+#: a black die): unless ``MIN_HELD_PIPS`` pips were found in it already, its pips are
+#: searched on the region alone (see :func:`_face_hole_pips`).
+FACE_HOLE_SHARE, FACE_HOLE_REGION = 0.85, 1.6
 #: A region with no pip at half contrast is searched again (as a die's body holding its
 #: pips) only if it has at least this many pixels: the face of the smallest die whose pips
 #: can be found (pips of 1.5 pixels' radius) covers about 200.
@@ -138,7 +144,8 @@ def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | 
     neighbourhood (light pips on a dark die on a light table) are the holes of their die's
     region: they are searched there. On a whole frame (no ``block`` given), a blob many
     times the size of its pips that is a small die holding its pips is replaced by them
-    (see ``OPEN_RATIO``).
+    (see ``OPEN_RATIO``), and a hole that may be a dark die's face holding its light pips
+    under glare is searched on its own (see ``FACE_HOLE_SHARE``).
     """
     explicit = block is not None
     block = block or pip_block_size(grey.shape)
@@ -155,6 +162,14 @@ def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | 
             kept, boxes = _regions(_outer_contours(holes), holes.shape, max_side)
             searches.append((other.dark, holes, kept, boxes))
     pips = _without_containers(_distinct(_blobs(searches, smooth, max_side)))
+    if not explicit:
+        # (after the pips found so far: where both find a pip, theirs is kept)
+        # (of dark regions only: a light die's face holding its dark pips under glare was
+        # no face more, and read some light dice twice)
+        dark_regions = found[0]
+        pips = _distinct(pips + [p for hole in _face_holes(dark_regions, max_side)
+                                 if len(_within(pips, hole[1], False)) < MIN_HELD_PIPS
+                                 for p in _face_hole_pips(hole, grey)])
     return PipSearch(pips if explicit else _opened(pips, grey), _texture(contrasts))
 
 
@@ -323,13 +338,7 @@ def _unseen_holes(regions: _Outlines, own: np.ndarray, other: np.ndarray, max_si
     polarity's mask ``other`` mostly misses (None if there are none): the pips of a die
     that stand out from the die but not from the wider neighbourhood."""
     out = None
-    for index, holes in regions.holes.items():
-        outline = regions.outer[index]
-        # a region no bigger than a pip (a pip with a glint in it) holds no pips
-        _, _, width, height = cv2.boundingRect(outline)
-        if max(width, height) <= max_side:
-            continue
-        whole = cv2.contourArea(outline)
+    for _, whole, holes in _holed_regions(regions, max_side):
         for hole in holes:
             x, y, w, h = cv2.boundingRect(hole)
             # a die's pip is a small part of its face (a glint in a pip is a large part of it)
@@ -350,6 +359,68 @@ def _unseen_holes(regions: _Outlines, own: np.ndarray, other: np.ndarray, max_si
                 out = np.zeros(other.shape, np.uint8)
             out[y:y + h, x:x + w] |= inside
     return out
+
+
+def _holed_regions(regions: _Outlines, max_side: float,
+                   most: float = math.inf) -> list[tuple[np.ndarray, float, list[np.ndarray]]]:
+    """The outline, area and hole outlines of each region of ``regions`` that has holes
+    and is bigger than a pip (a pip with a glint in it holds no pips), at most ``most``
+    pixels on its long side."""
+    out = []
+    for index, holes in regions.holes.items():
+        outline = regions.outer[index]
+        _, _, width, height = cv2.boundingRect(outline)
+        if max_side < max(width, height) <= most:
+            out.append((outline, cv2.contourArea(outline), holes))
+    return out
+
+
+def _face_holes(regions: _Outlines, max_side: float) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+    """The holes of ``regions`` that may be a face holding its pips (see
+    ``FACE_HOLE_SHARE``): each one's region outline and its own box (x, y, width, height)."""
+    out = []
+    for outline, whole, holes in _holed_regions(regions, max_side, FACE_HOLE_REGION * max_side):
+        for hole in holes:
+            x, y, w, h = cv2.boundingRect(hole)
+            # (a pip-sized hole is searched as one pip already: see _unseen_holes)
+            too_big = max(w, h) > max_side or w * h > MAX_HOLE_SHARE * whole
+            if too_big and max(w, h) <= 4 * min(w, h) and w * h <= FACE_HOLE_SHARE * whole:
+                out.append((outline, (x, y, w, h)))
+    return out
+
+
+def _face_hole_pips(hole: tuple[np.ndarray, tuple[int, int, int, int]], grey: np.ndarray) -> list[Pip]:
+    """The light pips inside a face hole of a dark region (see :func:`_face_holes`), searched
+    on a crop round it where all but its region is set to the region's rim level, the
+    face's glare flattened, with a neighbourhood of half the hole's size.
+
+    Searched on the frame, such pips fail twice: the table beside the die is as light as
+    they are, and the lit patches between them leave them no even ring."""
+    outline, (x, y, w, h) = hole
+    pad = max(w, h) // 2
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    crop = grey[y0:y + h + pad, x0:x + w + pad].copy()
+    body = np.zeros(crop.shape, np.uint8)
+    cv2.drawContours(body, [outline], 0, 1, -1, offset=(-x0, -y0))
+    rim = cv2.bitwise_and(body, cv2.erode(body, np.ones((3, 3), np.uint8)) ^ 1)
+    if not rim.any():
+        return []
+    level = int(np.median(crop[rim.view(bool)]))
+    crop[body == 0] = level
+    # (glare spreads wider than a pip: a top-hat a third of the hole across takes it away
+    # and leaves the pips standing out from the rim's level, as from an unlit face)
+    size = max(3, max(w, h) // 3) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    flat = cv2.add(cv2.morphologyEx(crop, cv2.MORPH_TOPHAT, kernel), np.full_like(crop, level))
+    block = max(HELD_BLOCK, max(w, h) // 2) | 1
+    moved = [replace(p, x=p.x + x0, y=p.y + y0) for p in find_pips(flat, block, max(w, h) / 4)]
+    return _within(moved, (x, y, w, h), False)
+
+
+def _within(pips: list[Pip], box: tuple[int, int, int, int], dark: bool) -> list[Pip]:
+    """The pips of polarity ``dark`` whose centres lie in ``box`` (x, y, width, height)."""
+    x, y, w, h = box
+    return [p for p in pips if p.dark == dark and x <= p.x <= x + w and y <= p.y <= y + h]
 
 
 def _without_containers(pips: list[Pip]) -> list[Pip]:
