@@ -36,6 +36,10 @@ MAX_HOLE_SHARE = 0.12
 #: a black die): unless ``MIN_HELD_PIPS`` pips were found in it already, its pips are
 #: searched on the region alone (see :func:`_face_hole_pips`).
 FACE_HOLE_SHARE, FACE_HOLE_REGION = 0.85, 1.6
+#: Such a hole is at most this many times as long as it is wide: a top face seen up to
+#: about 45 degrees off the camera's axis (a longer one, a lit strip along a die's front
+#: face, gave that face's pips as a die of their own).
+MAX_FACE_HOLE_ASPECT = 1.5
 #: A region with no pip at half contrast is searched again (as a die's body holding its
 #: pips) only if it has at least this many pixels: the face of the smallest die whose pips
 #: can be found (pips of 1.5 pixels' radius) covers about 200.
@@ -384,7 +388,7 @@ def _face_holes(regions: _Outlines, max_side: float) -> list[tuple[np.ndarray, t
             x, y, w, h = cv2.boundingRect(hole)
             # (a pip-sized hole is searched as one pip already: see _unseen_holes)
             too_big = max(w, h) > max_side or w * h > MAX_HOLE_SHARE * whole
-            if too_big and max(w, h) <= 4 * min(w, h) and w * h <= FACE_HOLE_SHARE * whole:
+            if too_big and max(w, h) <= MAX_FACE_HOLE_ASPECT * min(w, h) and w * h <= FACE_HOLE_SHARE * whole:
                 out.append((outline, (x, y, w, h)))
     return out
 
