@@ -160,7 +160,8 @@ def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | 
     for c, regions in zip(contrasts, found):
         kept, boxes = _regions(regions, c.mask.shape, max_side, c.diff)
         searches.append((c.dark, c.mask, kept, boxes))
-    for c, other, regions in zip(contrasts, contrasts[::-1], found):
+    holed = [_holed_regions(regions, max_side) for regions in found]
+    for c, other, regions in zip(contrasts, contrasts[::-1], holed):
         holes = _unseen_holes(regions, c.mask, other.mask, max_side)
         if holes is not None:
             kept, boxes = _regions(_outer_contours(holes), holes.shape, max_side)
@@ -170,7 +171,7 @@ def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | 
         # (after the pips found so far: where both find a pip, theirs is kept)
         # (of dark regions only: a light die's face holding its dark pips under glare was
         # no face more, and read some light dice twice)
-        dark_regions = found[0]
+        dark_regions = next(regions for c, regions in zip(contrasts, holed) if c.dark)
         pips = _distinct(pips + [p for hole in _face_holes(dark_regions, max_side)
                                  if len(_within(pips, hole[1], False)) < MIN_HELD_PIPS
                                  for p in _face_hole_pips(hole, grey)])
@@ -219,9 +220,14 @@ def held_pips(pip: Pip, grey: np.ndarray, ratio: float = HELD_RATIO) -> list[Pip
     x, y = round(pip.x), round(pip.y)
     x0, y0 = max(0, x - reach), max(0, y - reach)
     crop = grey[y0:y + reach + 1, x0:x + reach + 1]
-    return [replace(p, x=p.x + x0, y=p.y + y0) for p in find_pips(crop, max(HELD_BLOCK, reach) | 1)
+    return [p for p in _shifted(find_pips(crop, max(HELD_BLOCK, reach) | 1), x0, y0)
             if (p.dark != pip.dark or p.radius < ratio * pip.radius)
-            and math.hypot(p.x + x0 - pip.x, p.y + y0 - pip.y) < pip.radius]
+            and math.hypot(p.x - pip.x, p.y - pip.y) < pip.radius]
+
+
+def _shifted(pips: list[Pip], x0: int, y0: int) -> list[Pip]:
+    """Pips found on a crop whose corner lies at (``x0``, ``y0``), in the image's coordinates."""
+    return [replace(p, x=p.x + x0, y=p.y + y0) for p in pips]
 
 
 def _distinct(pips: list[Pip]) -> list[Pip]:
@@ -337,12 +343,13 @@ def _kept(boundaries: list[np.ndarray], shape: tuple[int, ...], max_side: float,
     return keep, boxes[keep], strong_count
 
 
-def _unseen_holes(regions: _Outlines, own: np.ndarray, other: np.ndarray, max_side: float) -> np.ndarray | None:
+def _unseen_holes(regions: list[_HoledRegion], own: np.ndarray, other: np.ndarray,
+                  max_side: float) -> np.ndarray | None:
     """A mask of the pip-sized holes of ``regions`` (of the mask ``own``) that the opposite
     polarity's mask ``other`` mostly misses (None if there are none): the pips of a die
     that stand out from the die but not from the wider neighbourhood."""
     out = None
-    for _, whole, holes in _holed_regions(regions, max_side):
+    for _, _, whole, holes in regions:
         for hole in holes:
             x, y, w, h = cv2.boundingRect(hole)
             # a die's pip is a small part of its face (a glint in a pip is a large part of it)
@@ -365,25 +372,34 @@ def _unseen_holes(regions: _Outlines, own: np.ndarray, other: np.ndarray, max_si
     return out
 
 
-def _holed_regions(regions: _Outlines, max_side: float,
-                   most: float = math.inf) -> list[tuple[np.ndarray, float, list[np.ndarray]]]:
-    """The outline, area and hole outlines of each region of ``regions`` that has holes
-    and is bigger than a pip (a pip with a glint in it holds no pips), at most ``most``
-    pixels on its long side."""
+class _HoledRegion(NamedTuple):
+    """A region with holes: its outline, its box's long side, its area and its holes' outlines."""
+
+    outline: np.ndarray
+    side: int
+    area: float
+    holes: list[np.ndarray]
+
+
+def _holed_regions(regions: _Outlines, max_side: float) -> list[_HoledRegion]:
+    """The regions of ``regions`` that have holes and are bigger than a pip (a pip with a
+    glint in it holds no pips)."""
     out = []
     for index, holes in regions.holes.items():
         outline = regions.outer[index]
         _, _, width, height = cv2.boundingRect(outline)
-        if max_side < max(width, height) <= most:
-            out.append((outline, cv2.contourArea(outline), holes))
+        if max(width, height) > max_side:
+            out.append(_HoledRegion(outline, max(width, height), cv2.contourArea(outline), holes))
     return out
 
 
-def _face_holes(regions: _Outlines, max_side: float) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+def _face_holes(regions: list[_HoledRegion], max_side: float) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
     """The holes of ``regions`` that may be a face holding its pips (see
     ``FACE_HOLE_SHARE``): each one's region outline and its own box (x, y, width, height)."""
     out = []
-    for outline, whole, holes in _holed_regions(regions, max_side, FACE_HOLE_REGION * max_side):
+    for outline, side, whole, holes in regions:
+        if side > FACE_HOLE_REGION * max_side:
+            continue
         for hole in holes:
             x, y, w, h = cv2.boundingRect(hole)
             # (a pip-sized hole is searched as one pip already: see _unseen_holes)
@@ -417,8 +433,7 @@ def _face_hole_pips(hole: tuple[np.ndarray, tuple[int, int, int, int]], grey: np
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     flat = cv2.add(cv2.morphologyEx(crop, cv2.MORPH_TOPHAT, kernel), np.full_like(crop, level))
     block = max(HELD_BLOCK, max(w, h) // 2) | 1
-    moved = [replace(p, x=p.x + x0, y=p.y + y0) for p in find_pips(flat, block, max(w, h) / 4)]
-    return _within(moved, (x, y, w, h), False)
+    return _within(_shifted(find_pips(flat, block, max(w, h) / 4), x0, y0), (x, y, w, h), False)
 
 
 def _within(pips: list[Pip], box: tuple[int, int, int, int], dark: bool) -> list[Pip]:
