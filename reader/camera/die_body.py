@@ -256,8 +256,12 @@ def _body_edges(centre: np.ndarray, start: float, pip: Pip, squash: np.ndarray, 
     if colours is not None:
         off |= colours_apart(colours.lab_at(points), colours.lab([pip])[0])
     clear = np.ones(off.shape, bool)
+    # (only pips within the rays' reach can cover a sample: a tray's specks are hundreds)
+    farthest = float(np.abs(units).max() * pixels_per_unit.max())
     for other in skip:
-        clear &= np.hypot(points[..., 0] - other.x, points[..., 1] - other.y) > 1.5 * other.radius + 1
+        keep_off = 1.5 * other.radius + 1
+        if np.hypot(other.x - centre[0], other.y - centre[1]) - keep_off < farthest + 1:
+            clear &= np.hypot(points[..., 0] - other.x, points[..., 1] - other.y) > keep_off
     off &= clear
     edge = off[:, :-1] & off[:, 1:]
     ends = np.where(edge.any(axis=1), np.argmax(edge, axis=1), -1)

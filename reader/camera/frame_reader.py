@@ -21,7 +21,7 @@ from reader.camera.die_body import compact_body, edged_share
 from reader.camera.face_checks import (MIN_FAR_PLACES_ROUNDNESS, NO_PIP, PARTNER_REACH_RADII, Verdict, check_face,
                                       lone_partners, ones_of_two_dice)
 from reader.camera.layouts import CORNERS, LayoutFit, within
-from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips
+from reader.camera.pip_groups import MAX_RADIUS_RATIO, PipGroup, group_pips, squash_along
 from reader.camera.pipless_dice import PiplessBody, pipless_bodies
 from reader.camera.pips import (MIN_HELD_PIPS, MIN_PIP_AREA, ROUND_PIP, Pip, PipSearch, held_pips, round_radii,
                                 search_pips, typical_pip_radius)
@@ -64,6 +64,17 @@ ENLARGE_BELOW = 2.5
 #: as holes in the die, some of them not at all). Rendered frames of 8 dice 26 px across
 #: read 122-125 of 128 dice with such a block (10-14 radii), 105 with a tenth of the frame.
 ENLARGED_BLOCK_RADII, MIN_ENLARGED_BLOCK = 12, 15
+#: An enlarged frame's blobs count only within this many radii of a blob found at full size
+#: that may be a die's pip: a tiny one round which a die's edge is seen (see
+#: ``MIN_SMALL_ONE_EDGES``), or one of a pip's size. A die's face and its neighbours' (a
+#: die's side is about 12 radii) all lie within that reach; dust on a bare dark tray, each
+#: speck alone, lies mostly beyond it (a whole enlarged photo of such a tray held thousands
+#: of blobs: seconds to read).
+EDGED_REACH_RADII = 40
+#: How round such a blob must be: a pip on a top face seen up to about 50 degrees obliquely
+#: (a wide lens sees the dice at its edges at a slant: a red 4's pips there, 0.67-0.70,
+#: were lost at ``ROUND_PIP``).
+MIN_SEED_ROUNDNESS = 0.6
 #: A face's pips are evidence of a die only if they cover ``MIN_PIP_AREA`` pixels of the
 #: frame itself (an enlarged frame shows smaller specks as blobs: a keyboard's glyphs, grain
 #: of the table, dust on a dark dice tray, two of which fit a 2), and a lone pip, if it
@@ -997,11 +1008,27 @@ def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch, grain: SurfaceGrain) -
     clear = round_radii([pip for pip in found.pips if not _under_grain(pip.contrast, pip.x, pip.y, grain.at)])
     if not clear or median(clear) >= ENLARGE_BELOW:
         return grey, 1.0, found
+    # (the grain, asked again here of a few dozen blobs, costs far less than searching round them)
+    seeds = [pip for pip in found.pips if pip.roundness >= MIN_SEED_ROUNDNESS
+             and not _under_grain(pip.contrast, pip.x, pip.y, grain.at)
+             and (pip.radius >= ENLARGE_BELOW
+                  or edged_share(pip, squash_along(pip.angle, pip.roundness), grey) >= MIN_SMALL_ONE_EDGES)]
+    if not seeds:
+        return grey, 1.0, found
     big = cv2.resize(grey, (grey.shape[1] * 2, grey.shape[0] * 2), interpolation=cv2.INTER_CUBIC)
     # (the neighbourhood is sized by every blob, as before the grain was asked: sized by the
     # clear ones alone, photos of a tray on wood showed 9 more specks as dice)
     block = max(MIN_ENLARGED_BLOCK, round(ENLARGED_BLOCK_RADII * 2 * median(radii))) | 1
-    return big, 0.5, search_pips(big, block)
+    return big, 0.5, search_pips(big, block, where=_near(big.shape, seeds))
+
+
+def _near(shape: tuple[int, ...], seeds: list[Pip]) -> np.ndarray:
+    """A mask (of an image enlarged twice, ``shape``) of where a die's pips may lie: within
+    ``EDGED_REACH_RADII`` radii of each blob found at full size that may be a pip (``seeds``)."""
+    mask = np.zeros(shape[:2], np.uint8)
+    for pip in seeds:
+        cv2.circle(mask, (round(2 * pip.x), round(2 * pip.y)), round(2 * EDGED_REACH_RADII * pip.radius), 1, -1)
+    return mask
 
 
 def _whole_dice(pips: list[Pip], grey: np.ndarray, scale: float) -> bool:

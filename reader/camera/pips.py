@@ -139,7 +139,8 @@ def find_pips(grey: np.ndarray, block: int | None = None, max_radius: float | No
     return search_pips(grey, block, max_radius).pips
 
 
-def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | None = None) -> PipSearch:
+def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | None = None,
+                where: np.ndarray | None = None) -> PipSearch:
     """All pip candidates of either polarity in a grey image, and its texture.
 
     ``block`` is the neighbourhood a pip must stand out from (default: a tenth of the
@@ -149,7 +150,9 @@ def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | 
     region: they are searched there. On a whole frame (no ``block`` given), a blob many
     times the size of its pips that is a small die holding its pips is replaced by them
     (see ``OPEN_RATIO``), and a hole that may be a dark die's face holding its light pips
-    under glare is searched on its own (see ``FACE_HOLE_SHARE``).
+    under glare is searched on its own (see ``FACE_HOLE_SHARE``). Given ``where`` (a mask
+    of ``grey``'s size), only regions centred where it is set are measured; the texture is
+    still the whole image's.
     """
     explicit = block is not None
     block = block or pip_block_size(grey.shape)
@@ -158,13 +161,13 @@ def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | 
     found = [_outer_contours(c.mask) for c in contrasts]
     searches: list[_Search] = []
     for c, regions in zip(contrasts, found):
-        kept, boxes = _regions(regions, c.mask.shape, max_side, c.diff)
+        kept, boxes = _regions(regions, c.mask.shape, max_side, c.diff, where)
         searches.append((c.dark, c.mask, kept, boxes))
     holed = [_holed_regions(regions, max_side) for regions in found]
     for c, other, regions in zip(contrasts, contrasts[::-1], holed):
         holes = _unseen_holes(regions, c.mask, other.mask, max_side)
         if holes is not None:
-            kept, boxes = _regions(_outer_contours(holes), holes.shape, max_side)
+            kept, boxes = _regions(_outer_contours(holes), holes.shape, max_side, where=where)
             searches.append((other.dark, holes, kept, boxes))
     pips = _without_containers(_distinct(_blobs(searches, smooth, max_side)))
     if not explicit:
@@ -307,15 +310,15 @@ class _Cut(NamedTuple):
 
 
 def _regions(regions: _Outlines, shape: tuple[int, ...], max_side: float,
-             diff: np.ndarray | None = None) -> tuple[list[_Outline], np.ndarray]:
+             diff: np.ndarray | None = None, where: np.ndarray | None = None) -> tuple[list[_Outline], np.ndarray]:
     """The regions (outline and holes) that may hold pips and their bounding boxes (N x 4:
     x, y, width, height); see :func:`_kept`."""
-    keep, boxes, _ = _kept(regions.outer, shape, max_side, diff)
+    keep, boxes, _ = _kept(regions.outer, shape, max_side, diff, where)
     return [(regions.outer[k], regions.holes.get(k, [])) for k in keep.tolist()], boxes
 
 
 def _kept(boundaries: list[np.ndarray], shape: tuple[int, ...], max_side: float,
-          diff: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+          diff: np.ndarray | None = None, where: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Which of the regions (given by their outer boundaries) may hold pips, their bounding
     boxes (N x 4: x, y, width, height) and, given ``diff``, how many clearly standing-out
     pixels each box holds.
@@ -323,6 +326,7 @@ def _kept(boundaries: list[np.ndarray], shape: tuple[int, ...], max_side: float,
     Most regions are sensor grain or texture: they are told apart all at once by their
     size, and then (given ``diff``) by holding no clearly standing-out pixel in their box;
     a region cut by the frame's edge cannot be measured (and a pip there is a cut-off die).
+    Given ``where``, only regions whose box is centred where it is set are kept.
     """
     height, width = shape[:2]
     if not boundaries:
@@ -331,6 +335,8 @@ def _kept(boundaries: list[np.ndarray], shape: tuple[int, ...], max_side: float,
     x0s, y0s, ws, hs = boxes.T
     keep = np.flatnonzero((x0s > 0) & (y0s > 0) & (x0s + ws < width) & (y0s + hs < height)
                           & (ws * hs >= MIN_PIP_AREA) & (np.maximum(ws, hs) <= 4 * max_side))
+    if where is not None:
+        keep = keep[where[y0s[keep] + hs[keep] // 2, x0s[keep] + ws[keep] // 2] > 0]
     strong_count = np.ones(len(keep), int)
     if diff is not None:
         # (counted box by box, on the boxes of the right size only: a frame has a hundred or
