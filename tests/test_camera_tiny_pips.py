@@ -119,7 +119,7 @@ def test_a_frame_of_tiny_pips_is_searched_enlarged() -> None:
 
 def test_dust_far_from_any_die_is_not_searched_enlarged() -> None:
     """A frame of tiny pips is searched enlarged only round blobs that may be a die's pips
-    (see ``EDGED_REACH_RADII``): dust scattered over a bare dark tray, each speck alone with
+    (see ``SEED_REACH_RADII``): dust scattered over a bare dark tray, each speck alone with
     no die's edge round it, is mostly not looked at there (a real tray photo held thousands of such
     blobs enlarged, seconds to read), and the dice are still read."""
     dice = scatter(6, (420, 720), die_size=26.0, seed=8, colours=COLOURS)

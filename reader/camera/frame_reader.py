@@ -70,7 +70,7 @@ ENLARGED_BLOCK_RADII, MIN_ENLARGED_BLOCK = 12, 15
 #: die's side is about 12 radii) all lie within that reach; dust on a bare dark tray, each
 #: speck alone, lies mostly beyond it (a whole enlarged photo of such a tray held thousands
 #: of blobs: seconds to read).
-EDGED_REACH_RADII = 40
+SEED_REACH_RADII = 40
 #: How round such a blob must be: a pip on a top face seen up to about 50 degrees obliquely
 #: (a wide lens sees the dice at its edges at a slant: a red 4's pips there, 0.67-0.70,
 #: were lost at ``ROUND_PIP``).
@@ -1000,6 +1000,8 @@ def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch, grain: SurfaceGrain) -
     maps back). Tiny pips must stand out ``GRAIN_RATIO`` times the surface ``grain`` round
     them, as a face's pips must: on a grainy table hundreds of specks a pixel or two across
     outnumber the dice's pips, and the frame was searched enlarged for them (seconds a frame).
+    Enlarged, only the neighbourhoods of the blobs that may be pips are searched (see
+    ``SEED_REACH_RADII``); where there are none, the full-size search stands.
     """
     radii = round_radii(found.pips)
     if not radii or median(radii) >= ENLARGE_BELOW:
@@ -1008,7 +1010,7 @@ def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch, grain: SurfaceGrain) -
     clear = round_radii([pip for pip in found.pips if not _under_grain(pip.contrast, pip.x, pip.y, grain.at)])
     if not clear or median(clear) >= ENLARGE_BELOW:
         return grey, 1.0, found
-    # (the grain, asked again here of a few dozen blobs, costs far less than searching round them)
+    # (the grain is asked again of a few dozen blobs: far cheaper than searching round them)
     seeds = [pip for pip in found.pips if pip.roundness >= MIN_SEED_ROUNDNESS
              and not _under_grain(pip.contrast, pip.x, pip.y, grain.at)
              and (pip.radius >= ENLARGE_BELOW
@@ -1024,10 +1026,10 @@ def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch, grain: SurfaceGrain) -
 
 def _near(shape: tuple[int, ...], seeds: list[Pip]) -> np.ndarray:
     """A mask (of an image enlarged twice, ``shape``) of where a die's pips may lie: within
-    ``EDGED_REACH_RADII`` radii of each blob found at full size that may be a pip (``seeds``)."""
+    ``SEED_REACH_RADII`` radii of each blob found at full size that may be a pip (``seeds``)."""
     mask = np.zeros(shape[:2], np.uint8)
     for pip in seeds:
-        cv2.circle(mask, (round(2 * pip.x), round(2 * pip.y)), round(2 * EDGED_REACH_RADII * pip.radius), 1, -1)
+        cv2.circle(mask, (round(2 * pip.x), round(2 * pip.y)), round(2 * SEED_REACH_RADII * pip.radius), 1, -1)
     return mask
 
 
