@@ -20,7 +20,7 @@ NAMES = [f"D6_A_{face}.jpg" for face in range(1, 7)] + ["background_1.jpg"]
 #: Specks of the tray read as dice (a 1, an unreadable die) that earlier code did not read:
 #: the enlarged search now measures only round blobs that may be pips (see
 #: ``reader.camera.frame_reader.SEED_REACH_RADII``), which took the 87 photos' false
-#: detections from 245 to 190 and their reading from 4-9 s to under 1 s a photo, but the
+#: detections from 245 to 190 and their median reading from 3.0 s to 0.7 s a photo, but the
 #: frame-wide votes its dust used to cast (the camera's direction) no longer drop these two.
 KNOWN_SPECKS = (("D4_A_2.jpg", (1041, 546)), ("D100_A_10.jpg", (219, 129)))
 
