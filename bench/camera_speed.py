@@ -16,6 +16,7 @@ third line, with no target, reads the same dice on a wooden table of fine grain
 from __future__ import annotations
 
 import argparse
+import platform
 import statistics
 import sys
 import time
@@ -77,7 +78,7 @@ def main() -> int:
               for i in range(3)]
     slow = timings(lambda f: read_frame(f, namer), grainy, GRAINY_READS)
     found = read_frame(frames[0], namer)
-    print(f"OpenCV {cv2.__version__}, 1 thread, 1280x720, 8 dice ({sum(r.value is not None for r in found)} of "
+    print(f"OpenCV {cv2.__version__}, Python {platform.python_version()}, 1 thread, 1280x720, 8 dice ({sum(r.value is not None for r in found)} of "
           f"{len(found)} found dice read on the first frame)")
     print(report("still check (settle.py)", still, 2.0))
     print(report("full read, camera frames", live, 15.0))
