@@ -78,8 +78,8 @@ def main() -> int:
               for i in range(3)]
     slow = timings(lambda f: read_frame(f, namer), grainy, GRAINY_READS)
     found = read_frame(frames[0], namer)
-    print(f"OpenCV {cv2.__version__}, Python {platform.python_version()}, 1 thread, 1280x720, 8 dice ({sum(r.value is not None for r in found)} of "
-          f"{len(found)} found dice read on the first frame)")
+    print(f"OpenCV {cv2.__version__}, Python {platform.python_version()}, 1 thread, 1280x720, 8 dice "
+          f"({sum(r.value is not None for r in found)} of {len(found)} found dice read on the first frame)")
     print(report("still check (settle.py)", still, 2.0))
     print(report("full read, camera frames", live, 15.0))
     print(report("full read, cold (a photo)", cold, 15.0))

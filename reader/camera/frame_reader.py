@@ -1007,12 +1007,11 @@ def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch, grain: SurfaceGrain) -
     if not radii or median(radii) >= ENLARGE_BELOW:
         return grey, 1.0, found
     # (the grain is asked only here: a few dozen points cost a millisecond or two)
-    clear = round_radii([pip for pip in found.pips if not _under_grain(pip.contrast, pip.x, pip.y, grain.at)])
+    clear_pips = [pip for pip in found.pips if not _under_grain(pip.contrast, pip.x, pip.y, grain.at)]
+    clear = round_radii(clear_pips)
     if not clear or median(clear) >= ENLARGE_BELOW:
         return grey, 1.0, found
-    # (the grain is asked again of a few dozen blobs: far cheaper than searching round them)
-    seeds = [pip for pip in found.pips if pip.roundness >= MIN_SEED_ROUNDNESS
-             and not _under_grain(pip.contrast, pip.x, pip.y, grain.at)
+    seeds = [pip for pip in clear_pips if pip.roundness >= MIN_SEED_ROUNDNESS
              and (pip.radius >= ENLARGE_BELOW
                   or edged_share(pip, squash_along(pip.angle, pip.roundness), grey) >= MIN_SMALL_ONE_EDGES)]
     if not seeds:
