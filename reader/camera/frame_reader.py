@@ -38,12 +38,18 @@ SIDES = 6
 #: many of them, alike and on one surface; fewer are no evidence of a die.
 MIN_PIPS_UNFIT_DIE = 3
 #: Frames at least this many pixels on their short side are searched at a reduced size
-#: when their pips allow: the coarsest size (down to ``MIN_WORK_SCALE``) that keeps the pips
-#: ``WORK_RADIUS`` pixels in radius. The pips' size is told roughly at half size from the
-#: ``SIZE_SAMPLE`` clearest pip-like blobs of each polarity (below ``MIN_SIZING_RADIUS``
-#: there it cannot be told); if the pips found at the reduced size are smaller than
-#: ``MIN_WORK_RADIUS`` after all, the frame is searched again at full size.
-REDUCE_FROM, MIN_WORK_SCALE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 3.0, 2.5
+#: when their pips allow: the coarsest size that keeps the pips ``WORK_RADIUS`` pixels in
+#: radius, down to ``MIN_WORK_SCALE`` or, for frames over twice ``MIN_WORK_SIDE`` rows, down
+#: to ``MIN_WORK_SIDE`` rows (a phone's 12 MP photo needs no more than a 1440p frame's half:
+#: searched at half size, its wood grain came out as thousands of blobs, seconds to a minute
+#: a photo). The pips' size is told roughly at half size from the ``SIZE_SAMPLE`` clearest
+#: pip-like blobs of each polarity (below ``MIN_SIZING_RADIUS`` there it cannot be told;
+#: where none can be sized, as on a grainy table whose clearest blobs are grain, the least
+#: scale is tried first, and kept if the blobs there measure a pip's size, up to
+#: ``SIZING_SLACK`` times ``WORK_RADIUS``). If the pips found at the reduced size are smaller than
+#: ``MIN_WORK_RADIUS`` after all, the frame is searched again at twice that size, and so
+#: on up to full size.
+REDUCE_FROM, MIN_WORK_SCALE, MIN_WORK_SIDE, WORK_RADIUS, MIN_WORK_RADIUS = 600, 0.5, 720, 3.0, 2.5
 #: Pips found with a median radius above this many pixels could be searched for at a
 #: coarser scale: the next frame has its pips sized afresh.
 RESIZE_RADIUS = 2 * WORK_RADIUS
@@ -961,25 +967,38 @@ def _working_image(grey: np.ndarray, memo: SearchScale, grain: SurfaceGrain) -> 
     left holding the scale to try on the next frame; ``grain``: the frame's surface grain
     (see :func:`_enlarged_if_tiny`)."""
     remembered = memo.scale
-    scale = remembered if remembered is not None else _scale_for(grey)
-    if scale < 1.0:
+    sized = remembered if remembered is not None else _scale_for(grey)
+    unsized = sized is None
+    scale = _least_scale(grey.shape) if unsized else sized
+    while scale < 1.0:
         size = (round(grey.shape[1] * scale), round(grey.shape[0] * scale))
         work = cv2.resize(grey, size, interpolation=cv2.INTER_LINEAR)
+        size_ratio = grey.shape[1] / size[0]
         found = search_pips(work)
         pips = found.pips
         radii = round_radii(pips)
+        if not radii or median(radii) < MIN_WORK_RADIUS:
+            # on a grainy table the grain's specks outnumber the dice's pips: the pips are
+            # those that clear it (asked only here: a clean frame's pips pass as they are)
+            radii = round_radii([pip for pip in pips if not _under_grain(pip.contrast, pip.x * size_ratio,
+                                                                         pip.y * size_ratio, grain.at)])
         if radii and median(radii) >= MIN_WORK_RADIUS:
+            if unsized and median(radii) > SIZING_SLACK * WORK_RADIUS:
+                # a frame whose blobs gave no size (wood grain, or a lone small die lighter than
+                # a dark table, cut out whole) is kept reduced only for blobs of a pip's size:
+                # bigger ones may be whole dice, and the frame is searched at full size
+                break
             # a frame sized afresh whose pips come out bigger than WORK_RADIUS (reduced as far
             # as allowed), or clearly bigger (reduced less), may have been sized on whole
             # small dice: at half size their own pips are too small to show, and the dice
             # look like big pips (a few dice among the sized blobs shift the median)
-            expected = WORK_RADIUS if scale <= MIN_WORK_SCALE else SIZING_SLACK * WORK_RADIUS
+            expected = WORK_RADIUS if scale <= _least_scale(grey.shape) else SIZING_SLACK * WORK_RADIUS
             sized_on_dice = remembered is None and median(radii) > expected
             doubtful = sized_on_dice or median(radii) > RESIZE_RADIUS
-            if not doubtful or not _whole_dice(pips, grey, grey.shape[1] / size[0]):
+            if not doubtful or not _whole_dice(pips, grey, size_ratio):
                 # pips much bigger than needed: the dice came nearer, size them afresh next time
                 memo.scale = scale if median(radii) <= RESIZE_RADIUS else None
-                return work, grey.shape[1] / size[0], found
+                return work, size_ratio, found
             # the big "pips" are small dice cut out whole: this camera's frames are searched
             # at full size
             memo.scale = 1.0
@@ -987,6 +1006,9 @@ def _working_image(grey: np.ndarray, memo: SearchScale, grain: SurfaceGrain) -> 
         if remembered is not None:
             memo.scale = None
             return _working_image(grey, memo, grain)
+        # the pips are too small at this size: searched again at twice it (a frame reduced
+        # to half size or less is searched at full size next)
+        scale = min(1.0, 2 * scale)
     found = search_pips(grey)
     radii = round_radii(found.pips)
     reducible = min(grey.shape) >= REDUCE_FROM and radii and median(radii) > RESIZE_RADIUS
@@ -1045,17 +1067,25 @@ def _whole_dice(pips: list[Pip], grey: np.ndarray, scale: float) -> bool:
     return max(held, default=0) >= MIN_HELD_PIPS or 2 * sum(count > 0 for count in held) >= len(held) > 0
 
 
-def _scale_for(grey: np.ndarray) -> float:
-    """The coarsest scale (down to ``MIN_WORK_SCALE``) that keeps the frame's pips
-    ``WORK_RADIUS`` pixels in radius, as sized on the frame at half size; 1 for frames
-    too small to reduce or whose pips are too small to size."""
+def _scale_for(grey: np.ndarray) -> float | None:
+    """The coarsest scale (down to the frame's least, see ``MIN_WORK_SIDE``) that keeps the
+    frame's pips ``WORK_RADIUS`` pixels in radius, as sized on the frame at half size; 1
+    for frames too small to reduce or whose pips are too small to size; None for frames
+    whose blobs give no pip size at all."""
     if min(grey.shape) < REDUCE_FROM:
         return 1.0
     half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
     radius = typical_pip_radius(half, SIZE_SAMPLE)
-    if radius is None or radius < MIN_SIZING_RADIUS:
+    if radius is None:
+        return None
+    if radius < MIN_SIZING_RADIUS:
         return 1.0
-    return max(MIN_WORK_SCALE, min(1.0, WORK_RADIUS / (2 * radius)))
+    return max(_least_scale(grey.shape), min(1.0, WORK_RADIUS / (2 * radius)))
+
+
+def _least_scale(shape: tuple[int, ...]) -> float:
+    """The coarsest scale a frame of ``shape`` is searched at (see ``MIN_WORK_SIDE``)."""
+    return min(MIN_WORK_SCALE, MIN_WORK_SIDE / min(shape[:2]))
 
 
 #: The corners of a fitted face's whole square, in its own units.
