@@ -94,6 +94,11 @@ MIN_OPEN_RADIUS, OPEN_RATIO, HELD_BLOCK, HELD_RATIO = 6.0, 2.5, 9, 0.5
 #: least ``MIN_ROW_AREA`` pixels may be a row of close pips whose rims joined (a small,
 #: tilted 6 on a region that is its whole die): it is cut again nearer its ink.
 MIN_BOX_FILL, MIN_ROW_AREA = 0.4, 3 * MIN_PIP_AREA
+#: A search keeps at most this many blobs, those that stand out most: a big photo of a
+#: grainy table (12 MP of fine wood grain) gave 13000, and the steps that compare every blob
+#: or face with every other took 13 GB and minutes. A frame of dice gives a few hundred at
+#: most; the blobs dropped stand out least, grain that no face's pips could clear.
+MAX_BLOBS = 2500
 #: An image's texture is read on every ``TEXTURE_STEP``-th pixel of every ``TEXTURE_STEP``-th
 #: row: a table's grain spans several pixels, and a few thousand pixels tell its median.
 TEXTURE_STEP = 6
@@ -169,7 +174,7 @@ def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | 
         if holes is not None:
             kept, boxes = _regions(_outer_contours(holes), holes.shape, max_side, where=where)
             searches.append((other.dark, holes, kept, boxes))
-    pips = _without_containers(_distinct(_blobs(searches, smooth, max_side)))
+    pips = _without_containers(_distinct(_clearest(_blobs(searches, smooth, max_side))))
     if not explicit:
         # (after the pips found so far: where both find a pip, theirs is kept)
         # (of dark regions only: a light die's face holding its dark pips under glare was
@@ -179,6 +184,15 @@ def search_pips(grey: np.ndarray, block: int | None = None, max_radius: float | 
                                  if len(_within(pips, hole[1], False)) < MIN_HELD_PIPS
                                  for p in _face_hole_pips(hole, grey)])
     return PipSearch(pips if explicit else _opened(pips, grey), _texture(contrasts))
+
+
+def _clearest(pips: list[Pip]) -> list[Pip]:
+    """The pips, only the ``MAX_BLOBS`` of them that stand out most if there are more (in
+    their order)."""
+    if len(pips) <= MAX_BLOBS:
+        return pips
+    kept = sorted(sorted(range(len(pips)), key=lambda i: -pips[i].contrast)[:MAX_BLOBS])
+    return [pips[i] for i in kept]
 
 
 def _texture(contrasts: list[_Contrast]) -> float:
