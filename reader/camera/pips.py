@@ -96,8 +96,9 @@ MIN_OPEN_RADIUS, OPEN_RATIO, HELD_BLOCK, HELD_RATIO = 6.0, 2.5, 9, 0.5
 MIN_BOX_FILL, MIN_ROW_AREA = 0.4, 3 * MIN_PIP_AREA
 #: A search keeps at most this many blobs, those that stand out most: a big photo of a
 #: grainy table (12 MP of fine wood grain) gave 13000, and the steps that compare every blob
-#: or face with every other took 13 GB and minutes. A frame of dice gives a few hundred at
-#: most; the blobs dropped stand out least, grain that no face's pips could clear.
+#: or face with every other took 13 GB and minutes. A frame of dice gives a few hundred, and
+#: the rendered and real sets never came near the limit; past it, the blobs of least contrast
+#: are dropped (there, mostly grain; a black die's red pips, faint in grey, could be among them).
 MAX_BLOBS = 2500
 #: An image's texture is read on every ``TEXTURE_STEP``-th pixel of every ``TEXTURE_STEP``-th
 #: row: a table's grain spans several pixels, and a few thousand pixels tell its median.
