@@ -121,7 +121,6 @@ def test_pips_too_small_at_the_least_scale_are_searched_at_twice_it_not_at_full_
     pips unsized, and at a third of the frame's size (its least scale) they measure 2 px:
     the frame is searched again at two thirds of its size, where they measure 4."""
     dice = scatter(6, (2880, 2160), die_size=70.0, seed=6, colours=COLOURS)
-    image, truths = render(Scene(dice=dice, size=(2880, 2160), table=TABLES["wood"], fine_grain=40.0, seed=6,
-                                 tilt=10))
+    image, _ = render(Scene(dice=dice, size=(2880, 2160), table=TABLES["wood"], fine_grain=40.0, seed=6, tilt=10))
     shape, scale = _searched(image)
     assert scale == pytest.approx(1.5) and shape == (1440, 1920)

@@ -980,8 +980,7 @@ def _working_image(grey: np.ndarray, memo: SearchScale, grain: SurfaceGrain) -> 
         if not radii or median(radii) < MIN_WORK_RADIUS:
             # on a grainy table the grain's specks outnumber the dice's pips: the pips are
             # those that clear it (asked only here: a clean frame's pips pass as they are)
-            radii = round_radii([pip for pip in pips if not _under_grain(pip.contrast, pip.x * size_ratio,
-                                                                         pip.y * size_ratio, grain.at)])
+            radii = round_radii(_clear_of_grain(pips, grain, size_ratio))
         if radii and median(radii) >= MIN_WORK_RADIUS:
             if unsized and median(radii) > SIZING_SLACK * WORK_RADIUS:
                 # a frame whose blobs gave no size (wood grain, or a lone small die lighter than
@@ -1029,7 +1028,7 @@ def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch, grain: SurfaceGrain) -
     if not radii or median(radii) >= ENLARGE_BELOW:
         return grey, 1.0, found
     # (the grain is asked only here: a few dozen points cost a millisecond or two)
-    clear_pips = [pip for pip in found.pips if not _under_grain(pip.contrast, pip.x, pip.y, grain.at)]
+    clear_pips = _clear_of_grain(found.pips, grain)
     clear = round_radii(clear_pips)
     if not clear or median(clear) >= ENLARGE_BELOW:
         return grey, 1.0, found
@@ -1043,6 +1042,12 @@ def _enlarged_if_tiny(grey: np.ndarray, found: PipSearch, grain: SurfaceGrain) -
     # clear ones alone, photos of a tray on wood showed 9 more specks as dice)
     block = max(MIN_ENLARGED_BLOCK, round(ENLARGED_BLOCK_RADII * 2 * median(radii))) | 1
     return big, 0.5, search_pips(big, block, where=_near(big.shape, seeds))
+
+
+def _clear_of_grain(pips: list[Pip], grain: SurfaceGrain, scale: float = 1.0) -> list[Pip]:
+    """The pips (found on an image ``1 / scale`` the frame's size) that stand out
+    ``GRAIN_RATIO`` times the surface ``grain`` where they lie."""
+    return [pip for pip in pips if not _under_grain(pip.contrast, pip.x * scale, pip.y * scale, grain.at)]
 
 
 def _near(shape: tuple[int, ...], seeds: list[Pip]) -> np.ndarray:
