@@ -49,6 +49,11 @@ HUE_APART = 40.0
 #: takes the tint of the light around it (a cold room's blue), which turns the hue of a
 #: barely colourful body by 40 degrees or more while moving its colour less than this.
 COLOUR_APART = 2 * NEUTRAL_CHROMA
+#: Two inks at least ``INK_CHROMA`` colourful whose hues differ by more than this (degrees)
+#: belong to two dice: so colourful a colour keeps its hue in shade and under a tinted light
+#: (red and gold pips on black dice, seen under warm light, lay 40 degrees apart, within
+#: ``HUE_APART``, and a red 6 in front of a gold 2 was dropped as the 2's front face).
+INK_HUE_APART = 30.0
 #: Ink and body whose colours (as :func:`glare_free` gives them, 0-255 scale) lie closer
 #: than this cannot be told apart by colour: white pips on a black die, black on white.
 MIN_INK_COLOUR = 40.0
@@ -318,7 +323,7 @@ def inks_apart(ink_a: np.ndarray, body_a: np.ndarray, ink_b: np.ndarray, body_b:
     shaded, keeps its hue but fades towards the body's level and grey; it does not stand
     out more."""
     chroma_a, chroma_b = np.hypot(ink_a[:, 1], ink_a[:, 2]), np.hypot(ink_b[:, 1], ink_b[:, 2])
-    hued = (np.minimum(chroma_a, chroma_b) >= INK_CHROMA) & colours_apart(ink_a, ink_b)
+    hued = (np.minimum(chroma_a, chroma_b) >= INK_CHROMA) & colours_apart(ink_a, ink_b, INK_HUE_APART)
     stands_a, stands_b = np.abs(ink_a[:, 0] - body_a[:, 0]), np.abs(ink_b[:, 0] - body_b[:, 0])
     # the less colourful ink stands out at least as much as the more colourful one
     plain_clearer = np.where(chroma_a < chroma_b, stands_a >= stands_b, stands_b >= stands_a)
@@ -326,18 +331,18 @@ def inks_apart(ink_a: np.ndarray, body_a: np.ndarray, ink_b: np.ndarray, body_b:
                    & plain_clearer)
 
 
-def colours_apart(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+def colours_apart(first: np.ndarray, second: np.ndarray, hue_apart: float = HUE_APART) -> np.ndarray:
     """Whether CIELAB colours (broadcast against each other) are clearly different: both
     colourful with hues far apart, or one colourful and the other clearly neutral, and
-    either way ``COLOUR_APART`` apart. Light and glare change a colour's lightness and
-    saturation, seldom its hue; but a barely colourful body's hue is turned by the tint of
-    the light round its shaded faces."""
+    either way ``COLOUR_APART`` apart (hues: more than ``hue_apart`` degrees). Light and
+    glare change a colour's lightness and saturation, seldom its hue; but a barely colourful
+    body's hue is turned by the tint of the light round its shaded faces."""
     first, second = np.broadcast_arrays(np.asarray(first, np.float32), np.asarray(second, np.float32))
     chroma_a, chroma_b = np.hypot(first[..., 1], first[..., 2]), np.hypot(second[..., 1], second[..., 2])
     turn = np.abs(np.degrees(np.arctan2(first[..., 2], first[..., 1]) - np.arctan2(second[..., 2], second[..., 1])))
     turn = np.minimum(turn % 360, 360 - turn % 360)
     colourful_a, colourful_b = chroma_a >= NEUTRAL_CHROMA, chroma_b >= NEUTRAL_CHROMA
-    both = (colourful_a & colourful_b & (turn > HUE_APART)
+    both = (colourful_a & colourful_b & (turn > hue_apart)
             & (np.hypot(first[..., 1] - second[..., 1], first[..., 2] - second[..., 2]) > COLOUR_APART))
     # (one neutral and one colourful: their chromas alone must lie COLOUR_APART apart)
     mixed = (colourful_a != colourful_b) & (np.abs(chroma_a - chroma_b) > COLOUR_APART)

@@ -633,16 +633,26 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
     A 1's die is taken to be as big as the other dice' (see :func:`_die_offset`), or as
     ``frame_offset`` where no other face shows that."""
     grouped = [f.group.radius for f in faces if len(f.group.pips) > 1]
-    # a lone blob many times the size of the frame's pips is a whole die (a light one on a
-    # dark table, its pips smeared away), not a 1 (see _held_ones); blobs that big linked
-    # as a face are no die's pips at all
+    # a lone blob many times the size of the frame's pips (its faces' of several pips, if
+    # one of them is a die) is a whole die (a light one on a dark table, its pips smeared
+    # away), not a 1 (see _held_ones); blobs that big linked as a face are no die's pips at all
     biggest_one = MAX_ONE_RATIO * median(grouped) if grouped else math.inf
     faces = [f for f in faces if len(f.group.pips) == 1 or f.group.radius <= biggest_one]
     # (so every face left bigger than that is a lone blob)
     own_offset = _die_offset([f.fit for f in faces if f.fit is not None])
     die_offset = own_offset if own_offset is not None else frame_offset
-    verdicts = {id(face): check_face(face, grey, pips, lone, colours, die_offset, towards_camera) for face in faces
-                if face.fit is not None and face.group.radius <= biggest_one}
+
+    def check(face: FaceCandidate) -> Verdict:
+        return check_face(face, grey, pips, lone, colours, die_offset, towards_camera)
+
+    verdicts = {id(face): check(face) for face in faces if face.fit is not None and face.group.radius <= biggest_one}
+    if grouped and not any(verdict.reason is None for verdict in verdicts.values()):
+        # no face passed its checks: those of several pips are no dice's top faces (a die's
+        # side face, specks) and do not tell the size of the frame's pips (two small pips of
+        # a black die's front face took both gold 1s of a frame, four times as big, for
+        # whole dice)
+        biggest_one = math.inf
+        verdicts.update({id(face): check(face) for face in faces if face.fit is not None and id(face) not in verdicts})
     if split_twos:
         faces, lone = _split_ones(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera)
         faces, lone = _ones_beside_side_pips(faces, verdicts, grey, pips, lone, colours, die_offset, towards_camera,
