@@ -1,6 +1,6 @@
 """Black dice with coloured pips beside each other: a 1's pip is sized against the faces read
-as dice, not against a die's side face, and a die in front of one of another ink is no side
-face of it."""
+as dice, not against a die's side face, a die in front of one of another ink is no side face
+of it, and a coloured 1 its highlight swallowed in grey is read in its colour."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ import math
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from reader.camera.body_colour import INK_CHROMA, inks_apart
+from reader.camera.body_colour import INK_CHROMA, BodyColours, inks_apart
 from reader.camera.colour import bgr_to_lab
 from reader.camera.frame_reader import read_frame
+from reader.camera.pip_measures import Pip
 from reader.camera.reading import DieReading, ReadStatus
 from reader.camera.render import COLD, DARK_LOOKS, NEUTRAL, WARM, DieTruth, render
 
@@ -51,6 +53,33 @@ def test_a_die_in_front_of_one_of_another_ink_is_read() -> None:
     six = next(t for t in truths if t.value == 6 and t.centre[0] > 1000)
     assert _value_at(readings, six) == 6
     assert all(r.value in (None, min(truths, key=lambda t: math.dist(t.centre, r.center)).value) for r in readings)
+
+
+def test_a_red_1_inside_its_highlight_is_read() -> None:
+    # two black dice showing a red 1, each touching another black die (a gold 6, a red 5): in
+    # grey each 1's pip and the highlight round it are one blob of the body's colour, refused
+    # as glare beside coloured pips; the red pip inside it is read in its colour
+    readings, truths = _read(4602, 32)
+    ones = [t for t in truths if t.value == 1]
+    assert len(ones) == 2
+    assert [_value_at(readings, t) for t in ones] == [1, 1]
+    assert all(r.value in (None, min(truths, key=lambda t: math.dist(t.centre, r.center)).value) for r in readings)
+
+
+@pytest.mark.parametrize("ink", [None, (40, 40, 210), (60, 190, 225)], ids=["white light", "red", "gold"])
+def test_a_coloured_pip_inside_a_highlight_is_found_by_its_colour(ink: tuple[int, int, int] | None) -> None:
+    # a black face with a pale highlight 10 px across; a red or gold pip inside it, off its
+    # middle, is found there, and white light alone holds none
+    image = np.full((80, 80, 3), (32, 32, 34), np.uint8)
+    cv2.circle(image, (40, 40), 10, (150, 150, 155), -1)
+    if ink is not None:
+        cv2.circle(image, (44, 37), 4, ink, -1)
+    blob = Pip(40.0, 40.0, 10.0, 1.0, 0.0, 110.0, 150.0, 33.0, 1.0, False)
+    spot = BodyColours(image).inked_spot(blob)
+    if ink is None:
+        assert spot is None
+    else:
+        assert spot is not None and math.dist(spot, (44, 37)) <= 4
 
 
 def _ink_lab(look: str, light: tuple[float, float, float], share: float) -> np.ndarray:

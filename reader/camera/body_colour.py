@@ -76,6 +76,9 @@ def ring_directions(count: int) -> np.ndarray:
 _RING = ring_directions(RING_POINTS)
 #: The ink's sample points, in pip radii: the centre and a circle round it.
 _INK_SPOTS = np.vstack([[0.0, 0.0], INK_RADII * _RING[::3]])
+#: Points inside a blob, in its radii, where a pip it holds is looked for.
+_BLOB_SPOTS = np.array([(x, y) for x in np.linspace(-0.8, 0.8, 9) for y in np.linspace(-0.8, 0.8, 9)
+                        if x * x + y * y <= 0.64])
 
 
 class BodyColours:
@@ -239,6 +242,18 @@ class BodyColours:
         out = np.zeros((len(pips), 3), np.float32)
         out[used] = lab([pips[k] for k in used])
         return out
+
+    def inked_spot(self, pip: Pip) -> tuple[float, float] | None:
+        """The point inside ``pip`` (a blob of white light, a highlight) whose colour lies
+        furthest from the body's round it in what the light leaves of a colour (see
+        :func:`glare_free`), if at least ``MIN_INK_COLOUR`` away: a coloured pip the highlight
+        took into its blob (None: none)."""
+        points = np.array([pip.x, pip.y]) + pip.radius * _BLOB_SPOTS
+        body = medians(glare_free(self._bgr_at(np.array([pip.x, pip.y])
+                                               + self._ring_radii(pip.radius) * _RING)).T)
+        away = np.hypot(*(glare_free(self._bgr_at(points)) - body).T)
+        best = int(np.argmax(away))
+        return (float(points[best, 0]), float(points[best, 1])) if away[best] >= MIN_INK_COLOUR else None
 
     def apart(self, a: Pip, b: Pip) -> bool:
         """Whether the two pips lie on bodies of clearly different colours."""

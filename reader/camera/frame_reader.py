@@ -127,6 +127,11 @@ CLOSE_REACH_RADII = 13
 #: reaches on past the partner. (Not in grey: that far out, a crop holds the front face of
 #: a die read already, whose top face it cuts.)
 INK_REACH_RADII = 18
+#: A coloured pip inside a blob of its highlight (see :meth:`BodyColours.inked_spot`) is
+#: taken to be about this share of the blob's radius: smaller than the blob that hides it
+#: (10-12 px on the rendered dark dice), so that its ink, not the highlight round it, is
+#: what the closer look measures.
+GLARED_PIP_SHARE = 0.5
 #: A pip read on the crop lies within this many radii of a pip the first look saw: the same.
 SAME_PIP_RADII = 2.0
 #: Grey levels of the body and of the ink in the image of a die's pips' colour alone (the
@@ -613,7 +618,9 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
           frame_offset: float | None = None, grain: GrainAt | None = None, scale: float = 1.0) -> Iterator[_Die]:
     """The faces that are dice. A tentative one is a face that failed its checks, on no
     evidence of a die but its pips' colour (coloured pips on a die of another colour),
-    which is a die only if a closer look reads it.
+    which is a die only if a closer look reads it; so is a spot of colourful ink inside a
+    lone blob refused as a highlight beside coloured pips (a 1 whose pip the highlight on
+    its dark die took into one blob in grey).
 
     A face that passes its checks is still refused where its die's top face may lie beyond
     it, unread (see :func:`_top_beyond`): it may be that die's front face.
@@ -707,6 +714,12 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
             continue
         if colours.pips_axis(face.group.pips) is not None:
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
+        elif verdict.glared and (spot := colours.inked_spot(face.group.pips[0])) is not None:
+            # the highlight on a dark die may hold its coloured 1 (grey sees the two as one
+            # blob): a closer look in the ink's colour tells
+            inside = face_of(PipGroup((replace(face.group.pips[0], x=spot[0], y=spot[1],
+                                               radius=GLARED_PIP_SHARE * face.group.radius),)))
+            yield _Die(inside, None, verdict.reason, 0.0, tentative=True)
         elif verdict.partnered:
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=True, partnered=True)
 
