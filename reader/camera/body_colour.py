@@ -249,8 +249,7 @@ class BodyColours:
         :func:`glare_free`), if at least ``MIN_INK_COLOUR`` away: a coloured pip the highlight
         took into its blob (None: none)."""
         points = np.array([pip.x, pip.y]) + pip.radius * _BLOB_SPOTS
-        body = medians(glare_free(self._bgr_at(np.array([pip.x, pip.y])
-                                               + self._ring_radii(pip.radius) * _RING)).T)
+        body = glare_free(self._body_bgr([pip]))[0]
         away = np.hypot(*(glare_free(self._bgr_at(points)) - body).T)
         best = int(np.argmax(away))
         return (float(points[best, 0]), float(points[best, 1])) if away[best] >= MIN_INK_COLOUR else None

@@ -1004,8 +1004,9 @@ def _working_image(grey: np.ndarray, memo: SearchScale, grain: SurfaceGrain) -> 
             # on a grainy table the grain's specks outnumber the dice's pips: the pips are
             # those that clear it (asked only here: a clean frame's pips pass as they are)
             radii = round_radii(_clear_of_grain(pips, grain, size_ratio))
-        if radii and median(radii) >= MIN_WORK_RADIUS:
-            if unsized and median(radii) > SIZING_SLACK * WORK_RADIUS:
+        typical = median(radii) if radii else 0.0
+        if typical >= MIN_WORK_RADIUS:
+            if unsized and typical > SIZING_SLACK * WORK_RADIUS:
                 # a frame whose blobs gave no size (wood grain, or a lone small die lighter than
                 # a dark table, cut out whole) is kept reduced only for blobs of a pip's size:
                 # bigger ones may be whole dice, and the frame is searched at full size
@@ -1015,11 +1016,11 @@ def _working_image(grey: np.ndarray, memo: SearchScale, grain: SurfaceGrain) -> 
             # small dice: at half size their own pips are too small to show, and the dice
             # look like big pips (a few dice among the sized blobs shift the median)
             expected = WORK_RADIUS if scale <= _least_scale(grey.shape) else SIZING_SLACK * WORK_RADIUS
-            sized_on_dice = remembered is None and median(radii) > expected
-            doubtful = sized_on_dice or median(radii) > RESIZE_RADIUS
+            sized_on_dice = remembered is None and typical > expected
+            doubtful = sized_on_dice or typical > RESIZE_RADIUS
             if not doubtful or not _whole_dice(pips, grey, size_ratio):
                 # pips much bigger than needed: the dice came nearer, size them afresh next time
-                memo.scale = scale if median(radii) <= RESIZE_RADIUS else None
+                memo.scale = scale if typical <= RESIZE_RADIUS else None
                 return work, size_ratio, found
             # the big "pips" are small dice cut out whole: this camera's frames are searched
             # at full size
