@@ -1,6 +1,6 @@
 """Black dice with coloured pips beside each other: a 1's pip is sized against the faces read
 as dice, not against a die's side face, a die in front of one of another ink is no side face
-of it, and a coloured 1 its highlight swallowed in grey is read in its colour."""
+of it, and a coloured pip its highlight swallowed in grey is read in its colour."""
 
 from __future__ import annotations
 
@@ -106,3 +106,17 @@ def test_red_and_gold_inks_as_seen_under_warm_light_are_apart() -> None:
     # for one die's inks
     red, gold, body = np.array([[36.0, 53.0, 40.0]]), np.array([[61.0, 14.0, 56.0]]), np.array([[9.0, 2.0, 5.0]])
     assert inks_apart(red, body, gold, body).all()
+
+
+@pytest.mark.parametrize("index, value, colour", [(36, 1, "black"), (19, 1, "black"), (21, 4, "blue")])
+def test_pips_merged_with_a_strong_highlight_are_read(index: int, value: int, colour: str) -> None:
+    # ``render_labelled.py --seed 1808 --glare 0.4-0.6``: a die whose pip merges with a
+    # strong highlight into one light blob in grey (a black die's red 1; a pip of a blue
+    # 4's), refused as a pip with no die round it or an occluded one, not as glare beside
+    # coloured pips: a spot of the pip's colour inside the blob is looked for all the same
+    # and read in that colour (none of the three was read before)
+    image, truths = render(nth_scene(1808, index, glare=(0.4, 0.6)))
+    readings = read_frame(as_saved(image))
+    die = next(t for t in truths if t.value == value and t.colour == colour)
+    assert _value_at(readings, die) == value
+    assert all(r.value in (None, min(truths, key=lambda t: math.dist(t.centre, r.center)).value) for r in readings)

@@ -214,9 +214,6 @@ class Verdict:
     #: a lone pip refused for a partner pip like it (see :func:`lone_partners`): the two
     #: may be a die's face that a closer look reads whole
     partnered: bool = False
-    #: a lone blob refused as a highlight beside coloured pips (see :func:`_glare_by_ink`):
-    #: a pip of such an ink inside it is looked for
-    glared: bool = False
 
 
 def check_face(face: FaceCandidate, grey: np.ndarray, others: Sequence[Pip] = (), lone: Sequence[Pip] = (),
@@ -325,7 +322,7 @@ def _checked(face: FaceCandidate, fit: LayoutFit, grey: np.ndarray, others: Sequ
         if lone_partners(face, lone, colours):
             return Verdict("ambiguous pips", 0.0, False, partnered=True)
         if _glare_by_ink(face, others, colours):
-            return Verdict("ambiguous pips", 0.0, False, glared=True)
+            return Verdict("ambiguous pips", 0.0, False)
         # (no stray on the typical face is none on a smaller one: only the ink is asked again)
         if (not stray and _ink_beside(face, colours)
                 and _ink_beside(face, colours, _own_face_share(face, grey, others))):
