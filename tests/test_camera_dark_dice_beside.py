@@ -120,3 +120,15 @@ def test_pips_merged_with_a_strong_highlight_are_read(index: int, value: int, co
     die = next(t for t in truths if t.value == value and t.colour == colour)
     assert _value_at(readings, die) == value
     assert all(r.value in (None, min(truths, key=lambda t: math.dist(t.centre, r.center)).value) for r in readings)
+
+
+def test_a_pip_refused_for_its_partner_is_not_taken_for_a_glared_one() -> None:
+    # ``render_labelled.py --seed 3207 --pip-size 0.1-0.13``, scene 24: a black die's white 2
+    # under a highlight, one of its pips refused as a lone pip for a partner like it. The
+    # closer look reads the pair as the 2; searched for a spot of its own colour instead, as
+    # a highlight's blob is, the pip was read on its own crop and the 2 was lost
+    image, truths = render(nth_scene(3207, 24, pip_sizes=(0.1, 0.13)))
+    readings = read_frame(as_saved(image))
+    two = min((t for t in truths if t.value == 2), key=lambda t: math.dist(t.centre, (1125, 442)))
+    assert math.dist(two.centre, (1125, 442)) < 5
+    assert _value_at(readings, two) == 2

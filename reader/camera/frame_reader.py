@@ -714,18 +714,18 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
             continue
         if colours.pips_axis(face.group.pips) is not None:
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
+        elif verdict.partnered:
+            yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=True, partnered=True)
         elif (len(face.group.pips) == 1 and not face.group.pips[0].dark
               and (spot := colours.inked_spot(face.group.pips[0])) is not None):
             # the highlight on a dark die may hold its coloured pip (grey sees the two as one
             # blob, refused as a highlight, a pip with no die round it or an occluded one): a
             # closer look in the ink's colour tells. (Asked of highlights beside coloured pips
-            # only, 41 dice fewer were read on four rendered batteries: a 1 or a 4 on a black
+            # only, 42 dice fewer were read on four rendered batteries: a 1 or a 4 on a black
             # die is often such a blob and nothing else in grey)
             inside = face_of(PipGroup((replace(face.group.pips[0], x=spot[0], y=spot[1],
                                                radius=GLARED_PIP_SHARE * face.group.radius),)))
             yield _Die(inside, None, verdict.reason, 0.0, tentative=True)
-        elif verdict.partnered:
-            yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=True, partnered=True)
 
 
 def _die_offset(fits: list[LayoutFit]) -> float | None:
