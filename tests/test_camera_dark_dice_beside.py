@@ -38,6 +38,11 @@ def _value_at(readings: list[DieReading], truth: DieTruth) -> int | None:
     return near[0].value if near else None
 
 
+def _no_wrong_value(readings: list[DieReading], truths: list[DieTruth]) -> bool:
+    """Whether every value read is the value of the die nearest it (none read as another)."""
+    return all(r.value in (None, min(truths, key=lambda t: math.dist(t.centre, r.center)).value) for r in readings)
+
+
 def test_ones_bigger_than_side_face_pips_are_read() -> None:
     # four black dice on wood, a gold 1 with two of its front face's small pips in view: the
     # only face of several pips in the frame, it was taken for the size of the frame's pips,
@@ -52,7 +57,7 @@ def test_a_die_in_front_of_one_of_another_ink_is_read() -> None:
     readings, truths = _read(4601, 18)
     six = next(t for t in truths if t.value == 6 and t.centre[0] > 1000)
     assert _value_at(readings, six) == 6
-    assert all(r.value in (None, min(truths, key=lambda t: math.dist(t.centre, r.center)).value) for r in readings)
+    assert _no_wrong_value(readings, truths)
 
 
 def test_a_red_1_inside_its_highlight_is_read() -> None:
@@ -63,7 +68,7 @@ def test_a_red_1_inside_its_highlight_is_read() -> None:
     ones = [t for t in truths if t.value == 1]
     assert len(ones) == 2
     assert [_value_at(readings, t) for t in ones] == [1, 1]
-    assert all(r.value in (None, min(truths, key=lambda t: math.dist(t.centre, r.center)).value) for r in readings)
+    assert _no_wrong_value(readings, truths)
 
 
 @pytest.mark.parametrize("ink", [None, (40, 40, 210), (60, 190, 225)], ids=["white light", "red", "gold"])
@@ -119,7 +124,7 @@ def test_pips_merged_with_a_strong_highlight_are_read(index: int, value: int, co
     readings = read_frame(as_saved(image))
     die = next(t for t in truths if t.value == value and t.colour == colour)
     assert _value_at(readings, die) == value
-    assert all(r.value in (None, min(truths, key=lambda t: math.dist(t.centre, r.center)).value) for r in readings)
+    assert _no_wrong_value(readings, truths)
 
 
 def test_a_pip_refused_for_its_partner_is_not_taken_for_a_glared_one() -> None:

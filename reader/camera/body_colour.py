@@ -244,7 +244,7 @@ class BodyColours:
         return out
 
     def inked_spot(self, pip: Pip) -> tuple[float, float] | None:
-        """The point inside ``pip`` (a blob of white light, a highlight) whose colour lies
+        """The point inside ``pip`` (a light blob, such as a highlight) whose colour lies
         furthest from the body's round it in what the light leaves of a colour (see
         :func:`glare_free`), if at least ``MIN_INK_COLOUR`` away: a coloured pip the highlight
         took into its blob (None: none)."""

@@ -716,16 +716,22 @@ def _dice(faces: list[FaceCandidate], grey: np.ndarray, pips: list[Pip], lone: l
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=verdict.joined_partner)
         elif verdict.partnered:
             yield _Die(face, None, verdict.reason, 0.0, tentative=True, no_one=True, partnered=True)
-        elif (len(face.group.pips) == 1 and not face.group.pips[0].dark
-              and (spot := colours.inked_spot(face.group.pips[0])) is not None):
-            # the highlight on a dark die may hold its coloured pip (grey sees the two as one
-            # blob, refused as a highlight, a pip with no die round it or an occluded one): a
-            # closer look in the ink's colour tells. (Asked of highlights beside coloured pips
-            # only, 42 dice fewer were read on four rendered batteries: a 1 or a 4 on a black
-            # die is often such a blob and nothing else in grey)
-            inside = face_of(PipGroup((replace(face.group.pips[0], x=spot[0], y=spot[1],
-                                               radius=GLARED_PIP_SHARE * face.group.radius),)))
+        elif (inside := _pip_in_highlight(face, colours)) is not None:
             yield _Die(inside, None, verdict.reason, 0.0, tentative=True)
+
+
+def _pip_in_highlight(face: FaceCandidate, colours: BodyColours) -> FaceCandidate | None:
+    """The 1 a refused lone light blob may hide: a pip of ``GLARED_PIP_SHARE`` of its radius at
+    the spot inside it of a colour of its own (see :meth:`BodyColours.inked_spot`), if any.
+    In grey the highlight on a die and its coloured pip (a black die's red one, a blue die's
+    white one) are one blob, refused as a highlight, a pip with no die round it or an
+    occluded one; a closer look in the ink's colour tells. (Asked of highlights beside
+    coloured pips only, 42 dice fewer were read on four rendered batteries: a 1 or a 4 on a
+    black die is often such a blob and nothing else in grey.)"""
+    blob = face.group.pips[0]
+    if len(face.group.pips) > 1 or blob.dark or (spot := colours.inked_spot(blob)) is None:
+        return None
+    return face_of(PipGroup((replace(blob, x=spot[0], y=spot[1], radius=GLARED_PIP_SHARE * face.group.radius),)))
 
 
 def _die_offset(fits: list[LayoutFit]) -> float | None:
