@@ -53,3 +53,13 @@ def test_a_flatter_side_face_beyond_a_top_face_is_read_as_no_die() -> None:
     truths, readings = render_and_read(nth_scene(1910, 23, tilt=0.0, distance=0.8))
     assert_read_at(truths, readings, (147, 497), 1)
     assert_read_at(truths, readings, (185, 491), None)
+
+
+def test_a_die_with_fainter_pips_behind_a_top_face_is_read() -> None:
+    """``render_labelled.py --seed 3201``, scene 24: a beige 6 touching a cream 5, beyond it
+    (away from the camera) and as round, its pips much fainter. Fainter pips are what a side
+    face's slivers show, and it was dropped as the 5's side face and missed; beyond a top
+    face, as round as it, it is another die's top face however faint."""
+    truths, readings = render_and_read(nth_scene(3201, 24))
+    assert_read_at(truths, readings, (470, 408), 6)
+    assert_read_at(truths, readings, (526, 446), 5)

@@ -5,7 +5,8 @@ look reads the face it belongs to, and reads no 1 from it; if it reads nothing, 
 reported. Two such partners are also taken together: as a 2 that passes a 2's checks
 (where they stand out well beyond the table's grain and are as big as the frame's pips),
 or as the 1s of two touching dice (where, taken as a 2, its face ends at its empty
-corners)."""
+corners). A pip on a face lit apart from the lone pip's, with a contrast shrunk alike, is no
+partner: it lies on another face."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from reader.camera.dice_finder import face_of
+from reader.camera.face_checks import lone_partners
+from reader.camera.pip_groups import PipGroup
+from reader.camera.pips import Pip
 from rendered_places import assert_read_at, render_and_read
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -104,3 +109,36 @@ def test_a_pip_read_in_an_unlinked_2_is_in_no_other() -> None:
     truths, readings = render_and_read(nth_scene(1907, 10, pip_sizes=(0.1, 0.13)))
     assert_read_at(truths, readings, (930, 506), 2)
     assert_read_at(truths, readings, (884, 507), None)
+
+
+def _dark_pip(x: float, ring: float, level: float) -> Pip:
+    """A round dark pip at (``x``, 100) on a body of level ``ring``."""
+    return Pip(x=x, y=100.0, radius=4.0, roundness=0.9, angle=0.0, contrast=ring - level, level=level, ring=ring,
+               edge_width=1.0, dark=True)
+
+
+@pytest.mark.parametrize(("ring", "level", "partnered"), [
+    (215.0, 52.0, True),    # lit alike: a 2's other pip
+    (250.0, 90.0, True),    # under a highlight, which lifts ink and body alike: still a 2's
+    (135.0, 42.0, False),   # on a face turned from the light: body and contrast darker alike
+])
+def test_a_partner_on_a_face_lit_apart_is_none(ring: float, level: float, partnered: bool) -> None:
+    pip = _dark_pip(100.0, 220.0, 50.0)
+    other = _dark_pip(140.0, ring, level)
+    face = face_of(PipGroup((pip,)))
+    assert (lone_partners(face, [pip, other], None) == [other]) is partnered
+
+
+@pytest.mark.parametrize(("seed", "index", "options", "place"), [
+    (1804, 58, {"tilt": 40}, (714, 565)),
+    (1815, 11, {"distance": 0.8}, (1097, 301)),
+    (2416, 5, {"tilt": 30, "die_sizes": (30, 40)}, (434, 456)),
+])
+def test_a_1_beside_a_shaded_face_s_pip_is_read(seed: int, index: int, options: dict, place: tuple[int, int]) -> None:
+    """``render_labelled.py --seed 1804 --tilt 40`` scene 58, ``--seed 1815 --distance 0.8``
+    scene 11 and ``--seed 2416 --tilt 30 --die-size 30-40`` scene 5: a light die showing 1,
+    and a lone pip of a touching die's shaded face within a 2's diagonal of it, like it in
+    size but with a body and a contrast darker alike. Taken for the 1's partner, the 1 was
+    refused and missed."""
+    truths, readings = render_and_read(nth_scene(seed, index, **options))
+    assert_read_at(truths, readings, place, 1)

@@ -411,8 +411,10 @@ class _Pairs:
         if self.near(*self._measured(i, top), SIDE_REACH):
             return not self.both_face_up(i, top)
         along = self.along[i][top]
-        if along < -SIDE_DIRECTION_COS:
-            return False  # face i lies beyond ``top``, away from the camera: not its side face
+        # face i lies beyond ``top``, away from the camera, or beyond it and as round (see
+        # :meth:`beyond_alike`), however faint its pips: not its side face
+        if along < -SIDE_DIRECTION_COS or self.beyond_alike(i, top):
+            return False
         flatter = self.flatter(i, top)
         if flatter and along > SIDE_DIRECTION_COS and self.distance[i][top] < 2 * FACE_HALF * self.long_spacing[i]:
             # a flatter face towards the camera, within a face's width (its own width across

@@ -27,7 +27,7 @@ from reader.camera.dice_finder import (DEFAULT_SPACING_RADII, FACE_HALF, MIN_BEY
                                       FaceCandidate)
 from reader.camera.layouts import (ALL_SPOTS, CANONICAL, CORNERS, MAX_RESIDUAL, LayoutError, LayoutFit, fit_layout,
                                    within)
-from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_ROUNDNESS_RATIO, squash_along
+from reader.camera.pip_groups import MAX_RADIUS_RATIO, MIN_CONTRAST_RATIO, MIN_ROUNDNESS_RATIO, squash_along
 from reader.camera.pips import Pip
 from reader.camera.smear import Smear, face_smear, smeared
 
@@ -114,6 +114,11 @@ INSIDE_REACH, MOTTLED = 0.6, 0.2
 #: A partner's contrast is at least this fraction of the lone pip's (or the reverse): a
 #: pip near the edge of a face seen obliquely is fainter, and doubt only costs a reading.
 MIN_PARTNER_CONTRAST = 0.5
+#: ... but two pips lit this much apart (the lighter of ring and ink, at most this fraction
+#: of the other's), whose contrasts part as far as their light, give or take
+#: ``SHADE_MATCH``, lie on two faces turned differently to the light: a shaded face darkens
+#: ink and body alike, where a highlight adds light to both and leaves the contrast.
+PARTNERS_LIT_APART, SHADE_MATCH = 0.75, 1.3
 #: Pips at least this round show no direction; the long axes of two ovals of one face
 #: turn from each other by at most this much (radians).
 ROUND_PIP, MAX_AXIS_TURN = 0.85, math.radians(25)
@@ -912,8 +917,18 @@ def lone_partners(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours
              and MIN_PARTNER_CONTRAST <= p.contrast / pip.contrast <= 1 / MIN_PARTNER_CONTRAST
              and math.hypot(p.x - pip.x, p.y - pip.y) <= PARTNER_REACH_RADII * (p.radius + pip.radius) / 2
              and (p.radius > pip.radius or _shaped_alike(p, pip))
-             and not (colours is not None and colours.apart(p, pip))]
+             and not (colours is not None and colours.apart(p, pip)) and not _shaded_apart(p, pip)]
     return alike
+
+
+def _shaded_apart(a: Pip, b: Pip) -> bool:
+    """Whether pips ``a`` and ``b`` lie on faces lit apart (see ``PARTNERS_LIT_APART``)."""
+    if not (a.dark and b.dark):
+        return False
+    shading = math.log(max(a.ring, 1.0) / max(b.ring, 1.0))
+    fading = math.log(max(a.contrast, 1.0) / max(b.contrast, 1.0))
+    return (abs(shading) > -math.log(PARTNERS_LIT_APART) and abs(fading) > -math.log(MIN_CONTRAST_RATIO)
+            and abs(shading - fading) <= math.log(SHADE_MATCH))
 
 
 def _shaped_alike(a: Pip, b: Pip) -> bool:
