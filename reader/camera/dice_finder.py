@@ -409,7 +409,7 @@ class _Pairs:
         if not self.same[i][top]:
             return False
         if self.near(*self._measured(i, top), SIDE_REACH):
-            return not self.both_face_up(i, top)
+            return not self.both_face_up(i, top) and not self._beyond_lone_pip(i, top)
         along = self.along[i][top]
         # face i lies beyond ``top``, away from the camera, or beyond it and as round (see
         # :meth:`beyond_alike`), however faint its pips: not its side face
@@ -426,6 +426,17 @@ class _Pairs:
                     or (along > SIDE_DIRECTION_COS and self._looks_like_side(i, top)
                         and not self.die_in_front(i, top))) \
             and self.near(i, top, SIDE_REACH_OBLIQUE)
+
+    def _beyond_lone_pip(self, i: int, top: int) -> bool:
+        """Whether face i, of several pips, lies beyond the lone pip ``top`` (away from the
+        camera, see ``BESIDE_COS``) that is lit as a front face is (``FRONT_SHADE``): face i is
+        no fragment of a 1, nor a side face of its die, which the camera sees towards it; the
+        pip is face i's front face's, rounder as one pip may measure. A pip lit as brightly may
+        be a piece of face i's own face, the rest lost in a highlight; specks that stand out
+        too little from the frame's texture (``faint``) show no face to reason from."""
+        return bool(self.pips[top] == 1 and self.pips[i] > 1 and self.fitted[i] and not self._faint[i]
+                    and not self._faint[top] and self.along[i][top] < -BESIDE_COS
+                    and self.lit[top] < FRONT_SHADE * self.lit[i])
 
     def beside_alike(self, i: int, top: int) -> bool:
         """Whether face i lies beside ``top`` across the view (along ``top``'s long axis, which
