@@ -122,16 +122,17 @@ def as_saved(image: np.ndarray) -> np.ndarray:
 
 
 def nth_scene(seed: int, index: int, colours: Sequence[str] = tuple(sorted({*LOOKS, *DARK_LOOKS})),
-              tilt: float | None = None, lights: Sequence[str] = tuple(sorted(LIGHTS)), **options: Any) -> Scene:
+              tilt: float | None = None, lights: Sequence[str] = tuple(sorted(LIGHTS)),
+              size: tuple[int, int] = (1280, 720), **options: Any) -> Scene:
     """Scene ``index`` (from 0) of ``render_labelled.py --seed SEED`` with these ``--colours``,
-    ``--tilt`` and ``--light`` (``lights``: the one given, or all) and the other options
+    ``--tilt``, ``--light`` (``lights``: the one given, or all) and ``--size``, and the other options
     (``options``: :func:`random_scene`'s keywords, such as ``pip_sizes``, ``glare`` or
     ``grain``) as given, or left as they are: one scene of a labelled set, for a test to
     render alone."""
     rng = np.random.default_rng(seed)
     # (the scenes share one generator: those before it are drawn, and only the last kept)
     for _ in range(index + 1):
-        scene = random_scene(rng, (1280, 720), colours, sorted(TABLES), lights, tilt, **options)
+        scene = random_scene(rng, size, colours, sorted(TABLES), lights, tilt, **options)
     return scene
 
 

@@ -102,3 +102,11 @@ def test_a_lone_pip_of_a_face_s_own_is_no_front_face_of_it(seed: int, index: int
         assert all(r.value in (None, 6) for r in readings if math.dist(r.center, place) < 30)
     else:
         assert_read_at(truths, readings, place, value)
+
+
+def test_a_lone_pip_on_a_face_s_own_square_is_no_front_face_of_it() -> None:
+    """``render_labelled.py --seed 4307 --size 2560x1440 --pip-size 0.1-0.13``, scene 14: a black
+    6 with big pips, grouped as a 2 and a lone pip lying on the 2's own square, lit a little
+    less. The pip is a piece of the face: the 2 is no face of its own, and the 6 is read."""
+    truths, readings = render_and_read(nth_scene(4307, 14, size=(2560, 1440), pip_sizes=(0.1, 0.13)))
+    assert_read_at(truths, readings, (846, 615), 6)

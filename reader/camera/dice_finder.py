@@ -431,12 +431,13 @@ class _Pairs:
         """Whether face i, of several pips, lies beyond the lone pip ``top`` (away from the
         camera, see ``BESIDE_COS``) that is lit as a front face is (``FRONT_SHADE``): face i is
         no fragment of a 1, nor a side face of its die, which the camera sees towards it; the
-        pip is face i's front face's, rounder as one pip may measure. A pip lit as brightly may
-        be a piece of face i's own face, the rest lost in a highlight; specks that stand out
-        too little from the frame's texture (``faint``) show no face to reason from."""
+        pip is face i's front face's, rounder as one pip may measure. A pip lit as brightly, or
+        lying on face i's own square (within a half-side of its centre, in its units), may be a
+        piece of that face, the rest lost in a highlight; specks that stand out too little from
+        the frame's texture (``faint``) show no face to reason from."""
         return bool(self.pips[top] == 1 and self.pips[i] > 1 and self.fitted[i] and not self._faint[i]
                     and not self._faint[top] and self.along[i][top] < -BESIDE_COS
-                    and self.lit[top] < FRONT_SHADE * self.lit[i])
+                    and self.lit[top] < FRONT_SHADE * self.lit[i] and not self.near(top, i, 1.0))
 
     def beside_alike(self, i: int, top: int) -> bool:
         """Whether face i lies beside ``top`` across the view (along ``top``'s long axis, which
