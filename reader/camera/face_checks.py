@@ -114,10 +114,11 @@ INSIDE_REACH, MOTTLED = 0.6, 0.2
 #: A partner's contrast is at least this fraction of the lone pip's (or the reverse): a
 #: pip near the edge of a face seen obliquely is fainter, and doubt only costs a reading.
 MIN_PARTNER_CONTRAST = 0.5
-#: ... but two pips lit this much apart (the lighter of ring and ink, at most this fraction
-#: of the other's), whose contrasts part as far as their light, give or take
-#: ``SHADE_MATCH``, lie on two faces turned differently to the light: a shaded face darkens
-#: ink and body alike, where a highlight adds light to both and leaves the contrast.
+#: ... but two dark pips whose bodies are lit this much apart (the level round one at most
+#: this fraction of the level round the other), and whose contrasts part as far as their
+#: bodies' levels, give or take ``SHADE_MATCH``, lie on two faces turned differently to the
+#: light: a shaded face darkens ink and body alike, where a highlight adds light to both and
+#: leaves the contrast.
 PARTNERS_LIT_APART, SHADE_MATCH = 0.75, 1.3
 #: Pips at least this round show no direction; the long axes of two ovals of one face
 #: turn from each other by at most this much (radians).
@@ -910,7 +911,8 @@ def lone_partners(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours
     looks like table, and no seam may show between two touching dice. A partner bigger
     than the pip need not be foreshortened alike: a highlight merged with a 2's other pip
     swells it out of shape (a yellow pip on a black die, 0.50 round beside its partner's
-    0.74)."""
+    0.74). Nor is a dark pip on a face lit apart from this one's (see
+    ``PARTNERS_LIT_APART``)."""
     (pip,) = face.group.pips
     alike = [p for p in lone if p is not pip and p.dark == pip.dark
              and 1 / MAX_RADIUS_RATIO <= p.radius / pip.radius <= MAX_RADIUS_RATIO
@@ -922,7 +924,9 @@ def lone_partners(face: FaceCandidate, lone: Sequence[Pip], colours: BodyColours
 
 
 def _shaded_apart(a: Pip, b: Pip) -> bool:
-    """Whether pips ``a`` and ``b`` lie on faces lit apart (see ``PARTNERS_LIT_APART``)."""
+    """Whether pips ``a`` and ``b``, both dark, lie on faces lit apart (see
+    ``PARTNERS_LIT_APART``). Light pips are not asked: the level of their ink, which is their
+    light, a highlight pales in one ink's colour alone as shade does."""
     if not (a.dark and b.dark):
         return False
     shading = math.log(max(a.ring, 1.0) / max(b.ring, 1.0))
