@@ -95,6 +95,9 @@ BEYOND_BODY_SHARE, MIN_BEYOND_APART = 0.5, 10.0
 #: A face centred within this share of its half-side of that point is that die's own front
 #: face; any other face whose square holds the point shows a third die there.
 OWN_FRONT_REACH = 0.5
+#: A pip within this many half-sides of a face's centre (in the face's units) lies on the
+#: face's own square: it may be one of the face's own pips, the rest lost in a highlight.
+OWN_SQUARE_REACH = 1.0
 #: Where that colour is read: steps from the point beyond, along and across the step
 #: between the two faces (in its length), round which the median is taken.
 _BEYOND_PATCH = np.array([(a, b) for a in (-0.15, 0.0, 0.15) for b in (-0.3, -0.15, 0.0, 0.15, 0.3)])
@@ -432,12 +435,12 @@ class _Pairs:
         camera, see ``BESIDE_COS``) that is lit as a front face is (``FRONT_SHADE``): face i is
         no fragment of a 1, nor a side face of its die, which the camera sees towards it; the
         pip is face i's front face's, rounder as one pip may measure. A pip lit as brightly, or
-        lying on face i's own square (within a half-side of its centre, in its units), may be a
+        lying on face i's own square (see ``OWN_SQUARE_REACH``), may be a
         piece of that face, the rest lost in a highlight; specks that stand out too little from
         the frame's texture (``faint``) show no face to reason from."""
         return bool(self.pips[top] == 1 and self.pips[i] > 1 and self.fitted[i] and not self._faint[i]
                     and not self._faint[top] and self.along[i][top] < -BESIDE_COS
-                    and self.lit[top] < FRONT_SHADE * self.lit[i] and not self.near(top, i, 1.0))
+                    and self.lit[top] < FRONT_SHADE * self.lit[i] and not self.near(top, i, OWN_SQUARE_REACH))
 
     def beside_alike(self, i: int, top: int) -> bool:
         """Whether face i lies beside ``top`` across the view (along ``top``'s long axis, which
